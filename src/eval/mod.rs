@@ -1,0 +1,25 @@
+//! Static evaluation. The search talks to every evaluator through
+//! [`Evaluator`], so the classical PST evaluator and the NNUE are
+//! interchangeable (UCI option `Eval`).
+
+use crate::position::{PieceChanges, Position};
+
+/// A static evaluator that can follow the search incrementally.
+///
+/// The search calls `reset` at the root, then for every `Position::make` a
+/// `push` with the changes that move returned (after the move is made), for
+/// every null move `push_null`, and for every `unmake` a `pop`. `evaluate`
+/// may be called at any node; an evaluator may defer its incremental work
+/// until then (NNUE accumulators do).
+pub trait Evaluator: Send {
+    /// Start from scratch at `pos` (search root, `ucinewgame`, new position).
+    fn reset(&mut self, pos: &Position);
+    /// `pos` is the position after the move that caused `changes`.
+    fn push(&mut self, pos: &Position, changes: &PieceChanges);
+    /// A null move was made: nothing on the board changed.
+    fn push_null(&mut self);
+    /// The last `push` or `push_null` was taken back.
+    fn pop(&mut self);
+    /// Centipawns from the point of view of the side to move in `pos`.
+    fn evaluate(&mut self, pos: &Position) -> i32;
+}

@@ -1,0 +1,344 @@
+//! The position the search works on: a `shakmaty::Chess` plus an incremental
+//! Zobrist key, the key history for repetition detection (game moves given in
+//! `position ... moves` and moves made inside the search alike), null moves,
+//! and copy-make/unmake.
+//!
+//! Copy-make: `make` pushes the current `Chess` (about 130 bytes) on a stack
+//! and plays the move on the live copy; `unmake` pops it back. This is cheaper
+//! than reversing shakmaty's state by hand and cannot get the reversal wrong.
+
+mod changes;
+pub mod perft;
+pub mod zobrist;
+
+use std::fmt;
+
+use shakmaty::{
+    CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, MoveList, Position as _,
+    PositionErrorKinds, Setup, fen::Fen, uci::UciMove,
+};
+
+pub use changes::{PieceChanges, PieceOnSquare};
+
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Why a FEN or a move could not be accepted. The message is meant for people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionError(pub String);
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// What `unmake` needs to restore the previous position.
+#[derive(Clone)]
+struct Undo {
+    chess: Chess,
+    state_key: u64,
+    reversible_plies: u32,
+}
+
+#[derive(Clone)]
+pub struct Position {
+    chess: Chess,
+    /// The Zobrist key of `chess`: piece keys XOR `state_key`.
+    key: u64,
+    /// The side/castling/en-passant part of `key`, kept so `make` need not
+    /// recompute the parent's.
+    state_key: u64,
+    /// Plies since the last capture, pawn move, castling-rights change or null
+    /// move: no position further back can repeat the current one.
+    reversible_plies: u32,
+    undo: Vec<Undo>,
+    /// Keys of every position since the start of the game, the current one last.
+    keys: Vec<u64>,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::from_chess(Chess::default())
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.fen())
+    }
+}
+
+impl Position {
+    pub fn startpos() -> Position {
+        Position::default()
+    }
+
+    pub fn from_chess(chess: Chess) -> Position {
+        let key = zobrist::full_key(&chess);
+        Position {
+            state_key: zobrist::state_key(&chess),
+            key,
+            reversible_plies: 0,
+            undo: Vec::with_capacity(256),
+            keys: vec![key],
+            chess,
+        }
+    }
+
+    /// Parses a FEN (or the first four fields of an EPD line with the move
+    /// counters missing). Castling rights may be given as `KQkq`, X-FEN or
+    /// Shredder-FEN letters; with `chess960` set, or when the rights only make
+    /// sense in Chess960, castling follows Chess960 rules and is written as
+    /// king-takes-rook in UCI.
+    pub fn from_fen(fen: &str, chess960: bool) -> Result<Position, PositionError> {
+        let fen = fen.trim();
+        let parsed = Fen::from_ascii(fen.as_bytes())
+            .map_err(|e| PositionError(format!("malformed FEN '{fen}': {e}")))?;
+        let setup: Setup = parsed.into_setup();
+        let first_mode = if chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
+        let chess = match Self::validate(setup.clone(), first_mode) {
+            Err(kinds)
+                if !chess960 && kinds.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS) =>
+            {
+                Self::validate(setup, CastlingMode::Chess960)
+            }
+            other => other,
+        };
+        chess.map(Position::from_chess).map_err(|kinds| {
+            PositionError(format!(
+                "illegal position in FEN '{fen}': {}",
+                describe_errors(kinds)
+            ))
+        })
+    }
+
+    /// Builds the position, forgiving only what a GUI commonly gets wrong and
+    /// nothing that would break move generation.
+    fn validate(setup: Setup, mode: CastlingMode) -> Result<Chess, PositionErrorKinds> {
+        match Chess::from_setup(setup, mode) {
+            Ok(chess) => Ok(chess),
+            Err(err) => err
+                .ignore_invalid_ep_square()
+                .or_else(|e| e.ignore_too_much_material())
+                .map_err(|e| e.kinds()),
+        }
+    }
+
+    pub fn chess(&self) -> &Chess {
+        &self.chess
+    }
+
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    pub fn turn(&self) -> Color {
+        self.chess.turn()
+    }
+
+    pub fn is_check(&self) -> bool {
+        self.chess.is_check()
+    }
+
+    pub fn legal_moves(&self) -> MoveList {
+        self.chess.legal_moves()
+    }
+
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.chess.castles().mode()
+    }
+
+    pub fn is_chess960(&self) -> bool {
+        self.castling_mode() == CastlingMode::Chess960
+    }
+
+    /// Halfmove clock for the fifty-move rule.
+    pub fn halfmoves(&self) -> u32 {
+        self.chess.halfmoves()
+    }
+
+    /// Number of moves (including null moves) made since this position was
+    /// created.
+    pub fn game_ply(&self) -> usize {
+        self.undo.len()
+    }
+
+    pub fn fen(&self) -> String {
+        Fen::from_position(&self.chess, EnPassantMode::Legal).to_string()
+    }
+
+    /// The move in UCI notation, castling written as this position's mode
+    /// demands (`e1g1`, or `e1h1` in Chess960).
+    pub fn uci(&self, m: Move) -> String {
+        m.to_uci(self.castling_mode()).to_string()
+    }
+
+    /// Parses a UCI move and checks that it is legal here.
+    pub fn parse_uci(&self, text: &str) -> Result<Move, PositionError> {
+        let uci: UciMove = text
+            .parse()
+            .map_err(|_| PositionError(format!("'{text}' is not a move in UCI notation")))?;
+        uci.to_move(&self.chess)
+            .map_err(|_| PositionError(format!("illegal move '{text}' in {}", self.fen())))
+    }
+
+    /// Plays a legal move and returns the pieces it moved.
+    pub fn make(&mut self, m: Move) -> PieceChanges {
+        let changes = PieceChanges::of_move(m, self.chess.turn());
+        self.undo.push(Undo {
+            chess: self.chess.clone(),
+            state_key: self.state_key,
+            reversible_plies: self.reversible_plies,
+        });
+        let rights_before = self.chess.castles().castling_rights();
+        self.chess.play_unchecked(m);
+
+        let mut key = self.key ^ self.state_key;
+        for c in changes.removed().chain(changes.added()) {
+            key ^= zobrist::piece_key(c.piece, c.square);
+        }
+        self.state_key = zobrist::state_key(&self.chess);
+        self.key = key ^ self.state_key;
+
+        let irreversible =
+            m.is_zeroing() || self.chess.castles().castling_rights() != rights_before;
+        self.reversible_plies = if irreversible {
+            0
+        } else {
+            self.reversible_plies + 1
+        };
+        self.keys.push(self.key);
+        changes
+    }
+
+    /// Passes the move to the opponent. Not allowed in check (returns false
+    /// and changes nothing).
+    pub fn make_null(&mut self) -> bool {
+        let Ok(swapped) = self.chess.clone().swap_turn() else {
+            return false;
+        };
+        self.undo.push(Undo {
+            chess: std::mem::replace(&mut self.chess, swapped),
+            state_key: self.state_key,
+            reversible_plies: self.reversible_plies,
+        });
+        let new_state = zobrist::state_key(&self.chess);
+        self.key ^= self.state_key ^ new_state;
+        self.state_key = new_state;
+        // A null move breaks every repetition chain through it.
+        self.reversible_plies = 0;
+        self.keys.push(self.key);
+        true
+    }
+
+    /// Takes back the last `make` or `make_null`.
+    ///
+    /// # Panics
+    /// If there is nothing to take back (a bug in the caller).
+    pub fn unmake(&mut self) {
+        let undo = self.undo.pop().expect("unmake without make");
+        self.chess = undo.chess;
+        self.state_key = undo.state_key;
+        self.reversible_plies = undo.reversible_plies;
+        self.keys.pop();
+        self.key = *self.keys.last().expect("key history holds the root");
+    }
+
+    /// Forgets the history needed for `unmake` but keeps the keys for
+    /// repetition detection: used after the game moves of `position ... moves`
+    /// so the search starts with an empty undo stack at the root.
+    pub fn forget_undo(&mut self) {
+        self.undo.clear();
+    }
+
+    /// How many times the current position occurred before (same placement,
+    /// side to move, castling rights and legal en-passant square), looking
+    /// only as far back as the last irreversible move.
+    pub fn repetitions(&self) -> usize {
+        self.earlier_occurrences().count()
+    }
+
+    /// Distances in plies to each earlier occurrence of the current position.
+    fn earlier_occurrences(&self) -> impl Iterator<Item = usize> + '_ {
+        let n = self.keys.len();
+        let reach = (self.reversible_plies as usize).min(n - 1);
+        (2..=reach)
+            .step_by(2)
+            .filter(move |&back| self.keys[n - 1 - back] == self.key)
+    }
+
+    /// A draw by repetition from the search's point of view: the position
+    /// occurred before after the root (`search_ply` plies ago is the root), or
+    /// it has occurred twice before anywhere (threefold).
+    pub fn is_repetition_draw(&self, search_ply: usize) -> bool {
+        let mut earlier = 0;
+        for back in self.earlier_occurrences() {
+            if back < search_ply {
+                return true;
+            }
+            earlier += 1;
+            if earlier >= 2 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Fifty-move rule (a mate on the hundredth ply still counts as mate: the
+    /// caller checks for mate first).
+    pub fn is_fifty_move_draw(&self) -> bool {
+        self.chess.halfmoves() >= 100
+    }
+
+    pub fn is_insufficient_material(&self) -> bool {
+        self.chess.is_insufficient_material()
+    }
+}
+
+fn describe_errors(kinds: PositionErrorKinds) -> String {
+    let names = [
+        (PositionErrorKinds::EMPTY_BOARD, "the board is empty"),
+        (PositionErrorKinds::MISSING_KING, "a king is missing"),
+        (
+            PositionErrorKinds::TOO_MANY_KINGS,
+            "a side has more than one king",
+        ),
+        (
+            PositionErrorKinds::PAWNS_ON_BACKRANK,
+            "pawns on the first or eighth rank",
+        ),
+        (
+            PositionErrorKinds::INVALID_CASTLING_RIGHTS,
+            "castling rights do not match king and rooks",
+        ),
+        (
+            PositionErrorKinds::INVALID_EP_SQUARE,
+            "impossible en-passant square",
+        ),
+        (
+            PositionErrorKinds::OPPOSITE_CHECK,
+            "the side not to move is in check",
+        ),
+        (
+            PositionErrorKinds::IMPOSSIBLE_CHECK,
+            "the check cannot arise in a game",
+        ),
+        (PositionErrorKinds::TOO_MUCH_MATERIAL, "too much material"),
+    ];
+    let found: Vec<&str> = names
+        .iter()
+        .filter(|(k, _)| kinds.contains(*k))
+        .map(|(_, s)| *s)
+        .collect();
+    if found.is_empty() {
+        "invalid position".to_string()
+    } else {
+        found.join(", ")
+    }
+}

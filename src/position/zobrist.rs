@@ -1,0 +1,117 @@
+//! Zobrist keys: one random 64-bit number per (piece, square), per castling
+//! rook square, per en-passant file and for the side to move.
+//!
+//! The tables are generated at compile time from a fixed seed, so keys are the
+//! same in every build and on every machine (the transposition table, perft
+//! hash and opening-book tools may rely on that).
+
+use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Piece, Position as _, Square};
+
+/// SplitMix64: tiny, statistically good, usable in `const fn`.
+const fn splitmix(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (state, z ^ (z >> 31))
+}
+
+struct Keys {
+    /// Indexed by `piece_index(piece) * 64 + square`.
+    pieces: [u64; 12 * 64],
+    /// Indexed by the square of a rook that still has castling rights
+    /// (works for standard chess and Chess960 alike).
+    castling: [u64; 64],
+    en_passant_file: [u64; 8],
+    black_to_move: u64,
+}
+
+const KEYS: Keys = {
+    let mut state = 0x7A5B_0F1C_2D3E_4F60_u64;
+    let mut pieces = [0u64; 12 * 64];
+    let mut i = 0;
+    while i < pieces.len() {
+        let (s, v) = splitmix(state);
+        state = s;
+        pieces[i] = v;
+        i += 1;
+    }
+    let mut castling = [0u64; 64];
+    i = 0;
+    while i < 64 {
+        let (s, v) = splitmix(state);
+        state = s;
+        castling[i] = v;
+        i += 1;
+    }
+    let mut en_passant_file = [0u64; 8];
+    i = 0;
+    while i < 8 {
+        let (s, v) = splitmix(state);
+        state = s;
+        en_passant_file[i] = v;
+        i += 1;
+    }
+    let (_, black_to_move) = splitmix(state);
+    Keys {
+        pieces,
+        castling,
+        en_passant_file,
+        black_to_move,
+    }
+};
+
+/// 0..12: white pawn..king, then black pawn..king.
+#[inline]
+pub fn piece_index(piece: Piece) -> usize {
+    (piece.role as usize - 1) + if piece.color == Color::White { 0 } else { 6 }
+}
+
+#[inline]
+pub fn piece_key(piece: Piece, square: Square) -> u64 {
+    KEYS.pieces[piece_index(piece) * 64 + square as usize]
+}
+
+/// XOR of the keys of every rook square in `rights`.
+#[inline]
+pub fn castling_key(rights: Bitboard) -> u64 {
+    rights
+        .into_iter()
+        .fold(0, |k, sq| k ^ KEYS.castling[sq as usize])
+}
+
+#[inline]
+pub fn en_passant_key(square: Option<Square>) -> u64 {
+    square.map_or(0, |sq| KEYS.en_passant_file[sq.file() as usize])
+}
+
+#[inline]
+pub fn side_key(turn: Color) -> u64 {
+    if turn == Color::Black {
+        KEYS.black_to_move
+    } else {
+        0
+    }
+}
+
+/// The part of the key that does not depend on piece placement: side to move,
+/// castling rights, and the en-passant file when a legal capture exists (so
+/// positions that differ only by an unusable en-passant square are equal, as
+/// the repetition rule demands).
+#[inline]
+pub fn state_key(chess: &Chess) -> u64 {
+    side_key(chess.turn())
+        ^ castling_key(chess.castles().castling_rights())
+        ^ en_passant_key(chess.ep_square(EnPassantMode::Legal))
+}
+
+/// The key computed from scratch; the incremental key must always equal it.
+pub fn full_key(chess: &Chess) -> u64 {
+    let board = chess.board();
+    board
+        .occupied()
+        .into_iter()
+        .fold(state_key(chess), |k, sq| {
+            k ^ board.piece_at(sq).map_or(0, |p| piece_key(p, sq))
+        })
+}
