@@ -112,6 +112,17 @@ fn pick(rng: &mut Rng, pos: &Position, last_own: Option<Move>) -> Option<Move> {
     if !special.is_empty() && rng.chance(2) {
         return Some(special[rng.below(special.len())]);
     }
+    // Double pawn pushes make en-passant captures possible.
+    let double_pushes: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|m| {
+            m.role() == shakmaty::Role::Pawn && m.from().is_some_and(|f| f.distance(m.to()) == 2)
+        })
+        .collect();
+    if !double_pushes.is_empty() && rng.chance(3) {
+        return Some(double_pushes[rng.below(double_pushes.len())]);
+    }
     if let Some(Move::Normal { from, to, role, .. }) = last_own
         && rng.chance(2)
         && let Some(back) = moves.iter().copied().find(|m| {
