@@ -1,8 +1,9 @@
 //! Thousands of random moves (castling, Chess960 castling, en passant,
-//! promotions, null moves, take-backs): after each, the incremental key equals
-//! the key computed from scratch, the piece changes turn the old board into
-//! the new one, repetition detection agrees with a naive scan comparing
-//! positions, and every unmake restores the position exactly.
+//! promotions, null moves, take-backs): each move round-trips through UCI
+//! notation; after each, the incremental key equals the key computed from
+//! scratch, the piece changes turn the old board into the new one, repetition
+//! detection agrees with a naive scan comparing positions, and every unmake
+//! restores the position exactly.
 
 mod common;
 
@@ -191,6 +192,8 @@ fn random_walk(fen: &str, chess960: bool, plies: usize, rng: &mut Rng, seen: &mu
         let Some(m) = pick(rng, &pos, last_own) else {
             break; // mate or stalemate
         };
+        // UCI notation round-trips, Chess960 castling (king takes rook) included.
+        assert_eq!(pos.parse_uci(&pos.uci(m)), Ok(m), "{}", pos.fen());
         let board_before = pos.chess().board().clone();
         let changes = pos.make(m);
         assert_eq!(
