@@ -2,5 +2,6 @@
 //! matches, and an explainer of how engines think.
 
 pub mod eval;
+pub mod perft;
 pub mod position;
 pub mod uci;
