@@ -11,6 +11,8 @@
 //! measurements: the arena measures each level and this table is where the
 //! measured numbers go.
 
+use crate::search::Score;
+
 /// The strongest level: full strength, no weakening.
 pub const MAX_LEVEL: u8 = 20;
 
@@ -90,8 +92,7 @@ pub fn active_level(limit_strength: bool, elo: i64, skill_level: i64) -> Option<
 impl Level {
     /// Picks among the searched lines, given as `(score in cp from the side
     /// to move, anything)` best first. Returns the index of the line to play.
-    /// Mate scores should be passed clamped (see [`clamp_score`]) so noise
-    /// can still act on them.
+    /// Scores come from [`comparable_score`].
     pub fn choose<T>(&self, lines: &[(i32, T)], rng: &mut SplitMix64) -> usize {
         let mut best = 0;
         let mut best_value = i64::MIN;
@@ -107,10 +108,15 @@ impl Level {
     }
 }
 
-/// Keeps mate scores comparable with the noise: a mate counts as a large but
-/// finite advantage.
-pub fn clamp_score(cp: i32) -> i32 {
-    cp.clamp(-2000, 2000)
+/// A line's score on one centipawn scale the noise can act on: a mate
+/// counts as a large but finite advantage (sooner mates more).
+pub fn comparable_score(score: Score) -> i32 {
+    const DECISIVE: i32 = 2000;
+    match score {
+        Score::Cp(cp) => cp.clamp(-DECISIVE, DECISIVE),
+        Score::Mate(n) if n > 0 => DECISIVE + 100 - n.min(100),
+        Score::Mate(n) => -DECISIVE - 100 + n.unsigned_abs().min(100) as i32,
+    }
 }
 
 /// A small seeded generator (SplitMix64): reproducible choices in tests, and
@@ -188,6 +194,22 @@ mod tests {
             "level 0 should often leave the best line: {weak}"
         );
         assert!(picks(10) < weak);
+    }
+
+    #[test]
+    fn mates_rank_above_any_centipawn_score() {
+        let order = [
+            Score::Mate(1),
+            Score::Mate(5),
+            Score::Cp(5000),
+            Score::Cp(0),
+            Score::Cp(-5000),
+            Score::Mate(-7),
+            Score::Mate(-1),
+        ];
+        for pair in order.windows(2) {
+            assert!(comparable_score(pair[0]) > comparable_score(pair[1]), "{pair:?}");
+        }
     }
 
     #[test]
