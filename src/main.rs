@@ -15,6 +15,8 @@ struct Cli {
 enum Command {
     /// Speak UCI on stdin/stdout (the default when no subcommand is given).
     Uci,
+    /// Search the bench positions to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
+    Bench(tarpon::bench::BenchArgs),
     /// Count leaf nodes of the legal move tree (move generator check and speed test).
     Perft(perft::cli::Args),
 }
@@ -23,6 +25,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None | Some(Command::Uci) => tarpon::uci::run(),
+        Some(Command::Bench(args)) => tarpon::bench::run(args),
         Some(Command::Perft(args)) => perft::cli::run(args),
     }
 }
