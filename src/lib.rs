@@ -3,5 +3,7 @@
 
 pub mod bench;
 pub mod eval;
+pub mod perft;
 pub mod position;
 pub mod search;
+pub mod uci;
