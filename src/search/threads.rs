@@ -94,6 +94,7 @@ pub fn search_with<E: Evaluator, F: Fn() -> E + Sync>(
     });
 
     let nodes = shared.total_nodes();
+    let main_thread_nodes = shared.nodes[0].load(Relaxed);
     let (root_moves, seldepth) = main;
     let multipv = config.multipv.clamp(1, root_moves.len());
     let lines = root_moves
@@ -120,6 +121,7 @@ pub fn search_with<E: Evaluator, F: Fn() -> E + Sync>(
         depth: depth.max(0) as u32,
         seldepth: seldepth as u32,
         nodes,
+        main_thread_nodes,
         time_ms: started.elapsed().as_millis() as u64,
     }
 }
