@@ -7,6 +7,11 @@ the clocks: each move's thinking time is the wall time from sending `go` to
 receiving `bestmove`, measured here, so pipe and client overhead count
 against the engine.
 
+The engines run with `Move Overhead` 50 ms (option --move-overhead): on
+this shared 2-core machine, at a load average above 10, a process often
+waits tens of milliseconds to be scheduled, and the overhead is how a GUI
+user tells an engine about such latency.
+
 Margin policy: a side loses on time when its clock falls below -MARGIN_MS
 (default 50 ms, like a GUI's small tolerance for the operating system);
 every overrun within the margin is counted and reported too, so nothing is
@@ -127,6 +132,8 @@ def main():
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--hash", type=int, default=16)
     parser.add_argument("--margin-ms", type=float, default=50.0)
+    parser.add_argument("--move-overhead", type=int, default=50,
+                        help="UCI Move Overhead in ms: the latency the engine must allow for")
     parser.add_argument("--openings", default="../shared/data/openings/noob_3moves.epd")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=None, help="summary file (default: arena/results/...)")
@@ -139,7 +146,7 @@ def main():
     pgn_path = f"arena/pgn/selfplay_{tc}_t{args.threads}.pgn"
 
     openings = load_openings(args.openings, (args.games + 1) // 2, args.seed)
-    options = {"Threads": args.threads, "Hash": args.hash}
+    options = {"Threads": args.threads, "Hash": args.hash, "Move Overhead": args.move_overhead}
     engines = [start_engine(args.engine, options) for _ in range(2)]
 
     stats = {
@@ -188,6 +195,7 @@ def main():
         "time_control": tc,
         "threads": args.threads,
         "margin_ms": args.margin_ms,
+        "move_overhead_ms": args.move_overhead,
         "max_plies": MAX_PLIES,
         "openings": args.openings,
         "elapsed_s": round(time.time() - started),
