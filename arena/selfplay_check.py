@@ -29,6 +29,7 @@ import datetime
 import json
 import os
 import random
+import subprocess
 import sys
 import time
 
@@ -50,6 +51,14 @@ def fen_of_epd(epd):
     fields = epd.split()
     board = chess.Board(" ".join(fields[:4]) + " 0 1")
     return board
+
+
+def git_commit():
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
 
 
 def start_engine(path, options):
@@ -192,6 +201,8 @@ def main():
     summary = {
         "command": "python3 " + " ".join(sys.argv),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "engine": args.engine,
+        "commit": git_commit(),
         "time_control": tc,
         "threads": args.threads,
         "margin_ms": args.margin_ms,
