@@ -132,6 +132,32 @@ def play_game(engines, opening, base_ms, inc_ms, margin_ms, stats):
     return game
 
 
+def write_summary(out, args, tc, stats, terminations, started, planned):
+    """Rewritten after every game, so a run cut short still leaves its count."""
+    summary = {
+        "command": "python3 " + " ".join(sys.argv),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "engine": args.engine,
+        "commit": git_commit(),
+        "time_control": tc,
+        "threads": args.threads,
+        "margin_ms": args.margin_ms,
+        "move_overhead_ms": args.move_overhead,
+        "max_plies": MAX_PLIES,
+        "openings": args.openings,
+        "elapsed_s": round(time.time() - started),
+        "games_planned": planned,
+        **stats,
+        "min_clock_ms": round(stats["min_clock_ms"], 1),
+        "max_move_ms": round(stats["max_move_ms"], 1),
+        "terminations": terminations,
+    }
+    with open(out, "w") as f:
+        json.dump(summary, f, indent=2)
+        f.write("\n")
+    return summary
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--engine", default="target/release/tarpon")
@@ -192,32 +218,13 @@ def main():
             print(f"game {i + 1}/{args.games}: {result} ({reason})  "
                   f"time losses {stats['time_losses']} illegal {stats['illegal_moves']} "
                   f"min clock {stats['min_clock_ms']:.0f} ms", flush=True)
+            summary = write_summary(out, args, tc, stats, terminations, started, args.games)
     for e in engines:
         try:
             e.quit()
         except chess.engine.EngineTerminatedError:
             pass
 
-    summary = {
-        "command": "python3 " + " ".join(sys.argv),
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "engine": args.engine,
-        "commit": git_commit(),
-        "time_control": tc,
-        "threads": args.threads,
-        "margin_ms": args.margin_ms,
-        "move_overhead_ms": args.move_overhead,
-        "max_plies": MAX_PLIES,
-        "openings": args.openings,
-        "elapsed_s": round(time.time() - started),
-        **stats,
-        "min_clock_ms": round(stats["min_clock_ms"], 1),
-        "max_move_ms": round(stats["max_move_ms"], 1),
-        "terminations": terminations,
-    }
-    with open(out, "w") as f:
-        json.dump(summary, f, indent=2)
-        f.write("\n")
     print(json.dumps(summary, indent=2))
     ok = summary["time_losses"] == 0 and summary["illegal_moves"] == 0 and summary["crashes"] == 0
     return 0 if ok else 1
