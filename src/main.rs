@@ -13,6 +13,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Speak UCI on stdin/stdout (the default when no subcommand is given).
+    Uci,
+    /// Search the bench positions to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
+    Bench(tarpon::bench::BenchArgs),
     /// Count leaf nodes of the legal move tree (move generator check and speed test).
     Perft(perft::cli::Args),
 }
@@ -20,10 +24,8 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        None => {
-            eprintln!("the UCI loop is not built yet");
-            ExitCode::FAILURE
-        }
+        None | Some(Command::Uci) => tarpon::uci::run(),
+        Some(Command::Bench(args)) => tarpon::bench::run(args),
         Some(Command::Perft(args)) => perft::cli::run(args),
     }
 }
