@@ -2,6 +2,8 @@
 //! [`Evaluator`], so the classical PST evaluator and the NNUE are
 //! interchangeable (UCI option `Eval`).
 
+pub mod nnue;
+
 use crate::position::{PieceChanges, Position};
 
 /// A static evaluator that can follow the search incrementally.
