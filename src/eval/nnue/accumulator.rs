@@ -14,7 +14,7 @@
 
 use shakmaty::{Board, Color, Square};
 
-use super::features::{PieceBoards, piece_boards};
+use super::features::{PieceBoards, color_index, piece_boards};
 use super::network::Network;
 use super::simd::Kernels;
 use crate::position::PieceChanges;
@@ -50,13 +50,6 @@ pub struct AccumulatorStack {
     top: usize,
     /// Indexed by `64 × perspective + king square`.
     cache: Vec<CacheEntry>,
-}
-
-fn side(color: Color) -> usize {
-    match color {
-        Color::White => 0,
-        Color::Black => 1,
-    }
 }
 
 impl AccumulatorStack {
@@ -116,7 +109,7 @@ impl AccumulatorStack {
             kings: parent.kings,
         };
         if let Some((color, square)) = changes.king_move() {
-            let c = side(color);
+            let c = color_index(color);
             ply.king_moved[c] = square != parent.kings[c];
             ply.kings[c] = square;
         }
@@ -258,8 +251,8 @@ impl AccumulatorStack {
         for color in Color::ALL {
             for (role_index, role) in shakmaty::Role::ALL.into_iter().enumerate() {
                 let piece = role.of(color);
-                let before = entry.pieces[side(color)][role_index];
-                let now = current[side(color)][role_index];
+                let before = entry.pieces[color_index(color)][role_index];
+                let now = current[color_index(color)][role_index];
                 for square in now & !before {
                     if let Some(i) = features.index(perspective, king, piece, square) {
                         added[na] = i;

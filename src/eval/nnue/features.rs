@@ -156,15 +156,25 @@ fn halfka_bucket(perspective: Color, king: usize) -> usize {
     4 * (7 - relative_rank) + edge_distance
 }
 
-/// Pieces of each color and role, as the refresh cache compares them.
+/// Index of a side in per-perspective arrays: white 0, black 1 (shakmaty's
+/// own discriminants run the other way, so never cast a `Color`).
+pub const fn color_index(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+/// Pieces of each color and role (indexed by [`color_index`], then role
+/// from pawn to king), as the refresh cache compares them.
 pub type PieceBoards = [[Bitboard; 6]; 2];
 
 /// The board split by color and role.
 pub fn piece_boards(board: &Board) -> PieceBoards {
     let mut out = [[Bitboard::EMPTY; 6]; 2];
     for color in Color::ALL {
-        for role in Role::ALL {
-            out[color as usize][role as usize - 1] = board.by_piece(role.of(color));
+        for (r, role) in Role::ALL.into_iter().enumerate() {
+            out[color_index(color)][r] = board.by_piece(role.of(color));
         }
     }
     out

@@ -85,7 +85,8 @@ impl Network {
     }
 
     /// The Stockfish 12 layout; only HalfKP nets with two hidden layers and a
-    /// single output bucket fit it.
+    /// single output bucket fit it. Its description field is the
+    /// architecture string (the net's own description is not kept).
     pub fn to_stockfish12_bytes(&self) -> Result<Vec<u8>, NetError> {
         let sizes = self.layer_sizes();
         if self.features() != FeatureSet::HalfKP
@@ -101,11 +102,9 @@ impl Network {
         let n = self.half_dims() as u32;
         let ft_hash = stockfish12_transformer_hash(n);
         let net_hash = stockfish12_network_hash(2 * n, sizes[0] as u32, sizes[1] as u32);
-        let description = if self.description.is_empty() {
-            stockfish12_architecture_string(n, sizes[0], sizes[1])
-        } else {
-            self.description.clone()
-        };
+        // The description field holds the architecture string, as
+        // Stockfish's trainers write it: readers rely on it to size the stack.
+        let description = stockfish12_architecture_string(n, sizes[0], sizes[1]);
         let mut w = Writer::default();
         w.u32(STOCKFISH12_VERSION);
         w.u32(ft_hash ^ net_hash);
@@ -198,6 +197,21 @@ fn stockfish12_architecture_string(n: u32, h1: usize, h2: usize) -> String {
     )
 }
 
+/// `(2N, h1, h2)` from an architecture string of the form
+/// [`stockfish12_architecture_string`] writes (and Stockfish 12's nets carry).
+fn parse_stockfish12_architecture(description: &str) -> Option<(usize, usize, usize)> {
+    let mut layers = description.split("AffineTransform[").skip(1).map(|rest| {
+        let (shape, _) = rest.split_once(']')?;
+        let (out, inp) = shape.split_once("<-")?;
+        Some((out.parse::<usize>().ok()?, inp.parse::<usize>().ok()?))
+    });
+    let (one, h2) = layers.next()??;
+    let (h2_again, h1) = layers.next()??;
+    let (h1_again, inputs) = layers.next()??;
+    (one == 1 && h2 == h2_again && h1 == h1_again && layers.next().is_none())
+        .then_some((inputs, h1, h2))
+}
+
 /// Bytes the dense part (after the network hash) takes for `2N -> h1 -> h2 -> 1`.
 fn stockfish12_dense_bytes(inputs: usize, h1: usize, h2: usize) -> usize {
     [(inputs, h1), (h1, h2), (h2, 1)]
@@ -226,22 +240,42 @@ fn read_stockfish12(bytes: &[u8]) -> Result<Network, NetError> {
             "header hash {file_hash:08x} is not the transformer hash {ft_hash:08x} xor the network hash {net_hash:08x}"
         )));
     }
-    let (h1, h2) = (1..=MAX_SF12_HIDDEN)
-        .flat_map(|h1| (1..=MAX_SF12_HIDDEN).map(move |h2| (h1, h2)))
-        .find(|&(h1, h2)| stockfish12_network_hash(width, h1, h2) == net_hash)
-        .ok_or_else(|| {
-            NetError::Architecture(format!(
-                "network hash {net_hash:08x} is no HalfKP {width}->h1->h2->1 stack with hidden layers up to {MAX_SF12_HIDDEN}"
+    // The hash alone is ambiguous (different sizes can collide), and so is
+    // the size: trust the architecture string Stockfish's trainers write as
+    // the description, else take a stack matching both hash and size.
+    let rest = bytes.len() - r.position();
+    let described =
+        parse_stockfish12_architecture(&description).filter(|&(n2, _, _)| n2 == width as usize);
+    let mut hash_matches = (1..=MAX_SF12_HIDDEN)
+        .flat_map(|h1| (1..=MAX_SF12_HIDDEN).map(move |h2| (h1 as usize, h2 as usize)))
+        .filter(|&(h1, h2)| described.is_none_or(|(_, d1, d2)| (d1, d2) == (h1, h2)))
+        .filter(|&(h1, h2)| stockfish12_network_hash(width, h1 as u32, h2 as u32) == net_hash)
+        .peekable();
+    let Some(&(first_h1, first_h2)) = hash_matches.peek() else {
+        return Err(NetError::Architecture(format!(
+            "network hash {net_hash:08x} is no HalfKP {width}->h1->h2->1 stack with hidden layers up to {MAX_SF12_HIDDEN}{}",
+            if described.is_some() {
+                " matching the description"
+            } else {
+                ""
+            }
+        )));
+    };
+    let Some((h1, h2)) =
+        hash_matches.find(|&(h1, h2)| stockfish12_dense_bytes(width as usize, h1, h2) == rest)
+    else {
+        let needed = r.position() + stockfish12_dense_bytes(width as usize, first_h1, first_h2);
+        return Err(if bytes.len() < needed {
+            NetError::Truncated {
+                needed: needed as u64,
+                found: bytes.len() as u64,
+            }
+        } else {
+            NetError::Malformed(format!(
+                "{rest} bytes of dense layers fit no stack with network hash {net_hash:08x}"
             ))
-        })?;
-    let (h1, h2) = (h1 as usize, h2 as usize);
-    let needed = r.position() + stockfish12_dense_bytes(width as usize, h1, h2);
-    if bytes.len() < needed {
-        return Err(NetError::Truncated {
-            needed: needed as u64,
-            found: bytes.len() as u64,
         });
-    }
+    };
     let stack = [(width as usize, h1), (h1, h2), (h2, 1)]
         .iter()
         .map(|&(i, o)| r.layer(i, o))

@@ -62,7 +62,7 @@ pub const MAX_LAYER_WIDTH: usize = 4096;
 /// Most output buckets accepted (one per possible piece count).
 pub const MAX_BUCKETS: usize = 32;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Network {
     pub transformer: FeatureTransformer,
     /// One dense stack per output bucket; every stack has the same shape, its
@@ -72,6 +72,18 @@ pub struct Network {
     /// (Stockfish 12's FV_SCALE is 16).
     pub output_scale: i32,
     pub description: String,
+}
+
+/// Millions of weights are no use in a test failure: show the shape.
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Network({}, {:?})",
+            self.architecture(),
+            self.description
+        )
+    }
 }
 
 impl Network {
