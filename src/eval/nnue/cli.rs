@@ -12,6 +12,8 @@ use shakmaty::Position as _;
 use super::network::Network;
 use super::random::random_network;
 use super::{FeatureSet, Kernels, simd_path_name};
+use crate::eval::Evaluator;
+use crate::eval::pst::PstEvaluator;
 use crate::position::{Position, START_FEN};
 
 /// Arguments of `tarpon eval`.
@@ -50,8 +52,8 @@ pub fn run_eval(args: EvalArgs) -> ExitCode {
 }
 
 /// The static evaluation of `pos` as text: the NNUE with its feature set and
-/// architecture (or a note that no net is loaded). Scores are centipawns
-/// from the side to move's point of view.
+/// architecture (or a note that no net is loaded), and the PST. Scores are
+/// centipawns from the side to move's point of view.
 pub fn eval_report(pos: &Position, net: Option<&Network>) -> String {
     let mut out = format!("position    {}\n", pos.fen());
     match net {
@@ -71,6 +73,9 @@ pub fn eval_report(pos: &Position, net: Option<&Network>) -> String {
         }
         None => out.push_str("NNUE        no net loaded (give one with --net or EvalFile)\n"),
     }
+    let mut pst = PstEvaluator::new();
+    pst.reset(pos);
+    out.push_str(&format!("PST         {:+} cp (side to move)\n", pst.evaluate(pos)));
     out.push_str(&format!("simd        {}\n", simd_path_name()));
     out
 }

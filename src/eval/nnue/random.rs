@@ -53,16 +53,24 @@ pub fn random_network(
     let mut shape = vec![2 * half_dims];
     shape.extend_from_slice(hidden);
     shape.push(1);
+    let layers = shape.len() - 1;
     let stacks = (0..buckets)
         .map(|_| {
             shape
                 .windows(2)
-                .map(|io| {
+                .enumerate()
+                .map(|(l, io)| {
                     let mut layer = Affine::zeros(io[0], io[1]);
-                    // Weight magnitude shrinks with fan-in to keep sums in range.
-                    let spread = (4096 / io[0] as i32).clamp(2, 127);
+                    // Weight magnitude shrinks with fan-in to keep sums in
+                    // range; the output layer is kept small so evaluations
+                    // stay within a few hundred centipawns, as real nets do.
+                    let (spread, bias) = if l + 1 == layers {
+                        (4, 800)
+                    } else {
+                        ((4096 / io[0] as i32).clamp(2, 127), 2000)
+                    };
                     for o in 0..io[1] {
-                        layer.biases[o] = rng.range(-2000, 2000);
+                        layer.biases[o] = rng.range(-bias, bias);
                         for i in 0..io[0] {
                             *layer.weight_mut(o, i) = rng.range(-spread, spread) as i8;
                         }
