@@ -24,7 +24,10 @@ const POSITIONS: [&str; 4] = [
 ];
 
 fn paths() -> Vec<&'static Kernels> {
-    SimdPath::ALL.into_iter().filter_map(Kernels::for_path).collect()
+    SimdPath::ALL
+        .into_iter()
+        .filter_map(Kernels::for_path)
+        .collect()
 }
 
 /// Every legal move of every position: make, evaluate (one incremental
@@ -39,7 +42,10 @@ fn update_and_evaluate(c: &mut Criterion, net: &Arc<Network>, set: &str) {
     group.throughput(criterion::Throughput::Elements(moves as u64));
     for kernels in paths() {
         let mut ev = NnueEvaluator::with_kernels(net.clone(), kernels);
-        let mut positions: Vec<Position> = POSITIONS.iter().map(|f| Position::from_fen(f, false).unwrap()).collect();
+        let mut positions: Vec<Position> = POSITIONS
+            .iter()
+            .map(|f| Position::from_fen(f, false).unwrap())
+            .collect();
         group.bench_function(kernels.path.name(), |b| {
             b.iter(|| {
                 let mut sum = 0;
@@ -72,7 +78,15 @@ fn evaluation_step(c: &mut Criterion, net: &Arc<Network>, set: &str) {
     for kernels in paths() {
         let mut scratch = Scratch::default();
         group.bench_function(kernels.path.name(), |b| {
-            b.iter(|| black_box(net.raw_output(kernels, black_box(&us), black_box(&them), 30, &mut scratch)))
+            b.iter(|| {
+                black_box(net.raw_output(
+                    kernels,
+                    black_box(&us),
+                    black_box(&them),
+                    30,
+                    &mut scratch,
+                ))
+            })
         });
     }
     group.finish();
@@ -96,7 +110,10 @@ fn accumulator_update(c: &mut Criterion, net: &Arc<Network>, set: &str) {
 }
 
 fn benches(c: &mut Criterion) {
-    for (set, name) in [(FeatureSet::HalfKAv2Hm, "halfkav2_hm-256"), (FeatureSet::HalfKP, "halfkp-256")] {
+    for (set, name) in [
+        (FeatureSet::HalfKAv2Hm, "halfkav2_hm-256"),
+        (FeatureSet::HalfKP, "halfkp-256"),
+    ] {
         let net = Arc::new(random_network(set, 256, &[32, 32], 1, 7).unwrap());
         update_and_evaluate(c, &net, name);
         evaluation_step(c, &net, name);

@@ -6,7 +6,7 @@ use tarpon::position::{Position, START_FEN, perft};
 
 /// tarpon: a UCI chess engine. With no subcommand it speaks UCI on stdin/stdout.
 #[derive(Parser)]
-#[command(name = "tarpon", version, about, long_about = None)]
+#[command(name = "tarpon", version = tarpon::eval::nnue::version_line(), about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

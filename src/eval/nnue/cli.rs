@@ -75,7 +75,10 @@ pub fn eval_report(pos: &Position, net: Option<&Network>) -> String {
     }
     let mut pst = PstEvaluator::new();
     pst.reset(pos);
-    out.push_str(&format!("PST         {:+} cp (side to move)\n", pst.evaluate(pos)));
+    out.push_str(&format!(
+        "PST         {:+} cp (side to move)\n",
+        pst.evaluate(pos)
+    ));
     out.push_str(&format!("simd        {}\n", simd_path_name()));
     out
 }

@@ -108,8 +108,34 @@ mod avx2 {
         add: &[&[i16]],
         sub: &[&[i16]],
     ) {
-        let full = len - len % I16_LANES;
+        // Four vectors at a time so each row's loop overhead is shared.
+        let block = len - len % (4 * I16_LANES);
         let mut i = 0;
+        while i < block {
+            // SAFETY: i + 4 × lanes <= len for `src`, `dst` and every row.
+            unsafe {
+                let s = src.add(i);
+                let mut v: [__m256i; 4] =
+                    std::array::from_fn(|k| _mm256_loadu_si256(s.add(k * I16_LANES).cast()));
+                for row in add {
+                    let p = row.as_ptr().add(i);
+                    for (k, x) in v.iter_mut().enumerate() {
+                        *x = _mm256_add_epi16(*x, _mm256_loadu_si256(p.add(k * I16_LANES).cast()));
+                    }
+                }
+                for row in sub {
+                    let p = row.as_ptr().add(i);
+                    for (k, x) in v.iter_mut().enumerate() {
+                        *x = _mm256_sub_epi16(*x, _mm256_loadu_si256(p.add(k * I16_LANES).cast()));
+                    }
+                }
+                for (k, x) in v.iter().enumerate() {
+                    _mm256_storeu_si256(dst.add(i + k * I16_LANES).cast(), *x);
+                }
+            }
+            i += 4 * I16_LANES;
+        }
+        let full = len - len % I16_LANES;
         while i < full {
             // SAFETY: i + 16 <= len for `src`, `dst` and every row.
             unsafe {
@@ -219,8 +245,34 @@ mod sse41 {
         add: &[&[i16]],
         sub: &[&[i16]],
     ) {
-        let full = len - len % I16_LANES;
+        // Four vectors at a time so each row's loop overhead is shared.
+        let block = len - len % (4 * I16_LANES);
         let mut i = 0;
+        while i < block {
+            // SAFETY: i + 4 × lanes <= len for `src`, `dst` and every row.
+            unsafe {
+                let s = src.add(i);
+                let mut v: [__m128i; 4] =
+                    std::array::from_fn(|k| _mm_loadu_si128(s.add(k * I16_LANES).cast()));
+                for row in add {
+                    let p = row.as_ptr().add(i);
+                    for (k, x) in v.iter_mut().enumerate() {
+                        *x = _mm_add_epi16(*x, _mm_loadu_si128(p.add(k * I16_LANES).cast()));
+                    }
+                }
+                for row in sub {
+                    let p = row.as_ptr().add(i);
+                    for (k, x) in v.iter_mut().enumerate() {
+                        *x = _mm_sub_epi16(*x, _mm_loadu_si128(p.add(k * I16_LANES).cast()));
+                    }
+                }
+                for (k, x) in v.iter().enumerate() {
+                    _mm_storeu_si128(dst.add(i + k * I16_LANES).cast(), *x);
+                }
+            }
+            i += 4 * I16_LANES;
+        }
+        let full = len - len % I16_LANES;
         while i < full {
             // SAFETY: i + 8 <= len for `src`, `dst` and every row.
             unsafe {
