@@ -12,6 +12,7 @@ use shakmaty::Position as _;
 use super::network::Network;
 use super::random::random_network;
 use super::{FeatureSet, Kernels, simd_path_name};
+use crate::eval::EvalChoice;
 use crate::eval::Evaluator;
 use crate::eval::pst::PstEvaluator;
 use crate::position::{Position, START_FEN};
@@ -141,4 +142,97 @@ pub fn run_random_net(args: RandomNetArgs) -> ExitCode {
     }
     println!("wrote {} ({})", args.out.display(), net.architecture());
     ExitCode::SUCCESS
+}
+
+/// The net behind the UCI options `EvalFile` and `Eval=nnue`: the embedded
+/// default until a file is loaded. A file that fails to load leaves the
+/// current net in place.
+#[derive(Clone, Debug)]
+pub struct LoadedNet {
+    net: Option<Arc<Network>>,
+    source: String,
+}
+
+impl Default for LoadedNet {
+    fn default() -> LoadedNet {
+        LoadedNet::embedded()
+    }
+}
+
+impl LoadedNet {
+    /// The net built into the binary (none until a trained net exists).
+    pub fn embedded() -> LoadedNet {
+        LoadedNet {
+            net: Network::embedded_default(),
+            source: "the embedded net".to_string(),
+        }
+    }
+
+    /// The `Eval` values to offer, the default first: `nnue` once the binary
+    /// carries a net, `pst` until then.
+    pub fn eval_option_values() -> &'static [&'static str] {
+        if Network::embedded_default().is_some() {
+            &["nnue", "pst"]
+        } else {
+            &["pst", "nnue"]
+        }
+    }
+
+    pub fn net(&self) -> Option<&Arc<Network>> {
+        self.net.as_ref()
+    }
+
+    /// Applies `setoption name EvalFile value PATH` (empty: back to the
+    /// embedded net). The message, success or error, is for an `info string`.
+    pub fn set_eval_file(&mut self, path: &str) -> Result<String, String> {
+        let path = path.trim();
+        if path.is_empty() || path == "<empty>" {
+            *self = LoadedNet::embedded();
+            return Ok(match &self.net {
+                Some(net) => format!("EvalFile: using the embedded net, {}", net.architecture()),
+                None => "EvalFile: no net loaded (the binary carries none)".to_string(),
+            });
+        }
+        match Network::load(path) {
+            Ok(net) => {
+                let message = format!("EvalFile: loaded {path}, {}", net.architecture());
+                self.net = Some(Arc::new(net));
+                self.source = path.to_string();
+                Ok(message)
+            }
+            Err(e) => Err(format!(
+                "error: EvalFile {path}: {e}; keeping {}",
+                if self.net.is_some() {
+                    self.source.as_str()
+                } else {
+                    "no net"
+                }
+            )),
+        }
+    }
+
+    /// The evaluator for an `Eval` option value; `nnue` without a net is an
+    /// error the caller reports before falling back to the PST.
+    pub fn choice(&self, eval_option: &str) -> Result<EvalChoice, String> {
+        if eval_option.eq_ignore_ascii_case("nnue") {
+            match &self.net {
+                Some(net) => Ok(EvalChoice::Nnue(net.clone())),
+                None => Err("error: Eval nnue needs a net (setoption name EvalFile value <file>); using pst".to_string()),
+            }
+        } else {
+            Ok(EvalChoice::Pst)
+        }
+    }
+}
+
+/// The evaluator `tarpon bench --eval E [--net F]` asks for.
+pub fn bench_eval_choice(eval: &str, net: Option<&std::path::Path>) -> Result<EvalChoice, String> {
+    let mut loaded = LoadedNet::embedded();
+    if let Some(path) = net {
+        loaded.set_eval_file(&path.to_string_lossy())?;
+    }
+    match eval {
+        "pst" | "nnue" => loaded.choice(eval),
+        other => Err(format!("unknown evaluator '{other}' (pst or nnue)")),
+    }
 }
