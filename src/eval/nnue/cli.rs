@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use shakmaty::Position as _;
 
 use super::network::Network;
-use super::random::random_network;
+use super::random::{pst_like_network, random_network};
 use super::{FeatureSet, Kernels, simd_path_name};
 use crate::eval::EvalChoice;
 use crate::eval::Evaluator;
@@ -119,17 +119,26 @@ pub struct RandomNetArgs {
     pub buckets: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Make the output follow the PST evaluation (hidden sizes 32,32, one
+    /// bucket), so searches with it are shaped like PST searches.
+    #[arg(long)]
+    pub pst_like: bool,
 }
 
 /// Writes a seeded random net (for benchmarks and tests, not for play).
 pub fn run_random_net(args: RandomNetArgs) -> ExitCode {
-    let net = match random_network(
-        args.features.into(),
-        args.width,
-        &args.hidden,
-        args.buckets,
-        args.seed,
-    ) {
+    let net = if args.pst_like {
+        pst_like_network(args.features.into(), args.width, args.seed)
+    } else {
+        random_network(
+            args.features.into(),
+            args.width,
+            &args.hidden,
+            args.buckets,
+            args.seed,
+        )
+    };
+    let net = match net {
         Ok(net) => net,
         Err(e) => {
             eprintln!("error: {e}");
