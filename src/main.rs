@@ -1,11 +1,12 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use tarpon::eval::nnue::cli as nnue_cli;
 use tarpon::perft;
 
 /// tarpon: a UCI chess engine. With no subcommand it speaks UCI on stdin/stdout.
 #[derive(Parser)]
-#[command(name = "tarpon", version, about, long_about = None)]
+#[command(name = "tarpon", version = tarpon::eval::nnue::version_line(), about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -19,6 +20,10 @@ enum Command {
     Bench(tarpon::bench::BenchArgs),
     /// Count leaf nodes of the legal move tree (move generator check and speed test).
     Perft(perft::cli::Args),
+    /// Print the static evaluation of a position (NNUE, PST and the feature set in use).
+    Eval(nnue_cli::EvalArgs),
+    /// Write a seeded random net (for benchmarks and tests, not for play).
+    RandomNet(nnue_cli::RandomNetArgs),
 }
 
 fn main() -> ExitCode {
@@ -27,5 +32,7 @@ fn main() -> ExitCode {
         None | Some(Command::Uci) => tarpon::uci::run(),
         Some(Command::Bench(args)) => tarpon::bench::run(args),
         Some(Command::Perft(args)) => perft::cli::run(args),
+        Some(Command::Eval(args)) => nnue_cli::run_eval(args),
+        Some(Command::RandomNet(args)) => nnue_cli::run_random_net(args),
     }
 }
