@@ -2,4 +2,5 @@
 //! matches, and an explainer of how engines think.
 
 pub mod eval;
+pub mod explain;
 pub mod position;

@@ -1,0 +1,29 @@
+//! `tarpon explain`: how search works, in text you can read. `maze` runs the
+//! classic path finders on a grid; `tree` prints the game tree of minimax,
+//! alpha-beta, PVS, soft alpha-beta and MCTS on a chess position.
+
+pub mod json;
+pub mod maze;
+pub mod rng;
+
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+
+#[derive(Args, Debug)]
+pub struct ExplainArgs {
+    #[command(subcommand)]
+    pub mode: Mode,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Mode {
+    /// Generate or read a maze and solve it with BFS, DFS, Dijkstra and A*.
+    Maze(maze::MazeArgs),
+}
+
+pub fn run(args: &ExplainArgs) -> ExitCode {
+    match &args.mode {
+        Mode::Maze(a) => maze::run(a),
+    }
+}
