@@ -66,6 +66,7 @@ pub struct MazeArgs {
 }
 
 /// Where the maze came from, for the header line.
+#[derive(Debug)]
 pub struct Source {
     pub label: String,
     pub grid: Grid,
