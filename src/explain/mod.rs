@@ -5,6 +5,7 @@
 pub mod json;
 pub mod maze;
 pub mod rng;
+pub mod tree;
 
 use std::process::ExitCode;
 
@@ -20,10 +21,13 @@ pub struct ExplainArgs {
 pub enum Mode {
     /// Generate or read a maze and solve it with BFS, DFS, Dijkstra and A*.
     Maze(maze::MazeArgs),
+    /// Print the search tree of minimax, alpha-beta, PVS, soft alpha-beta or MCTS.
+    Tree(tree::TreeArgs),
 }
 
 pub fn run(args: &ExplainArgs) -> ExitCode {
     match &args.mode {
         Mode::Maze(a) => maze::run(a),
+        Mode::Tree(a) => tree::run(a),
     }
 }
