@@ -140,7 +140,9 @@ impl Searcher<'_> {
             let (score, searched) = match self.algo {
                 Classic::Minimax => (-self.node(depth - 1, ply + 1, -INF, INF, child).0, child),
                 Classic::AlphaBeta => (-self.node(depth - 1, ply + 1, -beta, -a, child).0, child),
-                Classic::Pvs if i == 0 => (-self.node(depth - 1, ply + 1, -beta, -a, child).0, child),
+                Classic::Pvs if i == 0 => {
+                    (-self.node(depth - 1, ply + 1, -beta, -a, child).0, child)
+                }
                 Classic::Pvs => {
                     let probe = -self.node(depth - 1, ply + 1, -a - 1, -a, child).0;
                     if probe > a && probe < beta {

@@ -2,7 +2,8 @@
 //! a new leaf is valued by the win probability of its static evaluation,
 //! W = 1 / (1 + 10^(−eval/400)), and finished games by their result. Each
 //! playout walks down by the UCT rule, expands one node, and backs the value
-//! up, flipping it at every ply.
+//! up, flipping it at every ply. A move that mates is taken whenever its
+//! parent is reached again once it has been found.
 
 use shakmaty::Move;
 
@@ -52,12 +53,21 @@ impl MctsNode {
     }
 
     fn mean(&self) -> f64 {
-        if self.visits == 0 { 0.0 } else { self.value_sum / f64::from(self.visits) }
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.value_sum / f64::from(self.visits)
+        }
     }
 }
 
 /// Runs `playouts` playouts from `pos`; the best move is the most visited.
-pub fn search(pos: &Position, eval: &mut dyn Evaluator, playouts: u32, record_limit: usize) -> Outcome {
+pub fn search(
+    pos: &Position,
+    eval: &mut dyn Evaluator,
+    playouts: u32,
+    record_limit: usize,
+) -> Outcome {
     let mut walker = Walker::new(pos, eval);
     let ordering = Ordering::new(OrderingKind::Tarpon);
     let mut nodes = vec![MctsNode::new(None)];
@@ -71,8 +81,18 @@ pub fn search(pos: &Position, eval: &mut dyn Evaluator, playouts: u32, record_li
                 break;
             }
             let parent_visits = f64::from(nodes[at].visits.max(1));
-            let pick = nodes[at].children.iter().copied().max_by(|&a, &b| {
-                uct(&nodes[a], parent_visits).total_cmp(&uct(&nodes[b], parent_visits))
+            // A move found to mate is always taken (the "MCTS-Solver" idea):
+            // in a won position every move's value is near 1 and UCT alone
+            // would not tell the mate from the rest.
+            let mating = nodes[at]
+                .children
+                .iter()
+                .copied()
+                .find(|&c| nodes[c].result == Some(1.0));
+            let pick = mating.or_else(|| {
+                nodes[at].children.iter().copied().max_by(|&a, &b| {
+                    uct(&nodes[a], parent_visits).total_cmp(&uct(&nodes[b], parent_visits))
+                })
             });
             let Some(next) = pick else { break };
             if let Some(m) = nodes[next].mv {
@@ -145,8 +165,19 @@ fn uct(n: &MctsNode, parent_visits: f64) -> f64 {
 
 /// Copies the visited part of the search tree into the display tree, most
 /// visited children first.
-fn copy_into(nodes: &[MctsNode], at: usize, rec: Option<NodeId>, tree: &mut Tree, walker: &mut Walker) -> u64 {
-    let mut children: Vec<usize> = nodes[at].children.iter().copied().filter(|&c| nodes[c].visits > 0).collect();
+fn copy_into(
+    nodes: &[MctsNode],
+    at: usize,
+    rec: Option<NodeId>,
+    tree: &mut Tree,
+    walker: &mut Walker,
+) -> u64 {
+    let mut children: Vec<usize> = nodes[at]
+        .children
+        .iter()
+        .copied()
+        .filter(|&c| nodes[c].visits > 0)
+        .collect();
     children.sort_by_key(|&c| std::cmp::Reverse(nodes[c].visits));
     let mut size = 1;
     let mut best_child = None;

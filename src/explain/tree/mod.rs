@@ -148,15 +148,22 @@ pub struct TreeArgs {
 pub fn make_evaluator(eval: EvalArg) -> Result<Box<dyn Evaluator>, String> {
     match eval {
         EvalArg::Pst => Ok(Box::new(PstEvaluator::new())),
-        EvalArg::Nnue => Err("--eval nnue: this build of tarpon has no NNUE evaluator yet \
+        EvalArg::Nnue => Err(
+            "--eval nnue: this build of tarpon has no NNUE evaluator yet \
                               (it arrives with the nnue branch); use --eval pst"
-            .to_string()),
+                .to_string(),
+        ),
     }
 }
 
 fn selected(args: &TreeArgs) -> Vec<Algo> {
-    let soft = Algo::Soft(Temperatures { tau: args.tau, gate: args.gate_tau });
-    let mcts = Algo::Mcts { playouts: args.playouts };
+    let soft = Algo::Soft(Temperatures {
+        tau: args.tau,
+        gate: args.gate_tau,
+    });
+    let mcts = Algo::Mcts {
+        playouts: args.playouts,
+    };
     let mut out: Vec<Algo> = Vec::new();
     for a in &args.algo {
         let add = match a {
@@ -204,7 +211,9 @@ fn check_args(args: &TreeArgs) -> Result<(), String> {
     if !(1..=8).contains(&args.depth) {
         return Err(format!("--depth {} out of range (1 to 8)", args.depth));
     }
-    if !(args.tau > 0.0 && args.tau.is_finite()) || !(args.gate_tau > 0.0 && args.gate_tau.is_finite()) {
+    if !(args.tau > 0.0 && args.tau.is_finite())
+        || !(args.gate_tau > 0.0 && args.gate_tau.is_finite())
+    {
         return Err("--tau and --gate-tau must be positive numbers".to_string());
     }
     if args.playouts == 0 {
@@ -231,7 +240,9 @@ pub fn run(args: &TreeArgs) -> ExitCode {
 }
 
 fn san(pos: &Position, m: Option<Move>) -> String {
-    m.map_or("-".to_string(), |m| shakmaty::san::SanPlus::from_move(pos.chess().clone(), m).to_string())
+    m.map_or("-".to_string(), |m| {
+        shakmaty::san::SanPlus::from_move(pos.chess().clone(), m).to_string()
+    })
 }
 
 struct Run {
@@ -241,23 +252,40 @@ struct Run {
 }
 
 fn single(args: &TreeArgs) -> Result<String, String> {
-    let pos = Position::from_fen(args.fen.as_deref().unwrap_or(START_FEN), false).map_err(|e| e.to_string())?;
+    let pos = Position::from_fen(args.fen.as_deref().unwrap_or(START_FEN), false)
+        .map_err(|e| e.to_string())?;
     let mut eval = make_evaluator(args.eval)?;
     let algos = selected(args);
     if args.dot && algos.len() != 1 {
         return Err("--dot draws one tree: choose one --algo".to_string());
     }
-    let limits = Limits { max_lines: args.max_lines, expand: args.expand, max_children: args.max_children };
+    let limits = Limits {
+        max_lines: args.max_lines,
+        expand: args.expand,
+        max_children: args.max_children,
+    };
     let runs: Vec<Run> = algos
         .iter()
         .map(|&algo| {
-            let (outcome, time) = explain(&pos, eval.as_mut(), algo, args.order, args.depth, args.record_limit);
-            Run { algo, outcome, time }
+            let (outcome, time) = explain(
+                &pos,
+                eval.as_mut(),
+                algo,
+                args.order,
+                args.depth,
+                args.record_limit,
+            );
+            Run {
+                algo,
+                outcome,
+                time,
+            }
         })
         .collect();
     let mut views = Vec::new();
     for run in &runs {
-        let focus = render::find_path(&run.outcome.tree, &args.path).map_err(|e| format!("{}: {e}", run.algo.name()))?;
+        let focus = render::find_path(&run.outcome.tree, &args.path)
+            .map_err(|e| format!("{}: {e}", run.algo.name()))?;
         views.push((focus, render::select(&run.outcome.tree, focus, &limits)));
     }
     if args.dot {
@@ -308,7 +336,12 @@ fn single(args: &TreeArgs) -> Result<String, String> {
             out.push_str(&soft_sweep(&pos, eval.as_mut(), t, args)?);
         }
         if let Algo::Mcts { .. } = run.algo {
-            out.push_str(&mcts_versus_alphabeta(&pos, eval.as_mut(), &run.outcome, args.depth));
+            out.push_str(&mcts_versus_alphabeta(
+                &pos,
+                eval.as_mut(),
+                &run.outcome,
+                args.depth,
+            ));
         }
     }
     out.push('\n');
@@ -318,8 +351,13 @@ fn single(args: &TreeArgs) -> Result<String, String> {
 
 fn describe(algo: Algo, depth: u32) -> String {
     match algo {
-        Algo::Soft(t) => format!("soft alpha-beta, depth {depth}, tau {} cp, gate tau {} cp", t.tau, t.gate),
-        Algo::Mcts { playouts } => format!("mcts (UCT, evaluator-valued leaves), {playouts} playouts"),
+        Algo::Soft(t) => format!(
+            "soft alpha-beta, depth {depth}, tau {} cp, gate tau {} cp",
+            t.tau, t.gate
+        ),
+        Algo::Mcts { playouts } => {
+            format!("mcts (UCT, evaluator-valued leaves), {playouts} playouts")
+        }
         _ => format!("{}, depth {depth}", algo.name()),
     }
 }
@@ -335,14 +373,20 @@ fn summary(pos: &Position, runs: &[Run]) -> String {
     );
     for r in runs {
         let s = &r.outcome.stats;
-        let ratio = minimax_nodes.map_or("-".to_string(), |m| format!("{:.2}%", 100.0 * s.nodes as f64 / m.max(1) as f64));
+        let ratio = minimax_nodes.map_or("-".to_string(), |m| {
+            format!("{:.2}%", 100.0 * s.nodes as f64 / m.max(1) as f64)
+        });
         let _ = writeln!(
             out,
             "{:<10} {:>10} {:>10} {:>8} {:>8} {:>8} {:>10} {:>9.1}",
             r.algo.name(),
             s.nodes,
             s.leaves,
-            if matches!(r.algo, Algo::Classic(Classic::Minimax) | Algo::Mcts { .. }) { "-".to_string() } else { s.cutoffs.to_string() },
+            if matches!(r.algo, Algo::Classic(Classic::Minimax) | Algo::Mcts { .. }) {
+                "-".to_string()
+            } else {
+                s.cutoffs.to_string()
+            },
             san(pos, r.outcome.best_move),
             format_score(r.outcome.score),
             ratio,
@@ -350,14 +394,29 @@ fn summary(pos: &Position, runs: &[Run]) -> String {
         );
     }
     if let Some(w) = runs.iter().find_map(|r| r.outcome.stats.weighted_nodes) {
-        let _ = writeln!(out, "soft alpha-beta: {w:.0} gate-weighted nodes (what the hard search keeps as the gates sharpen)");
+        let _ = writeln!(
+            out,
+            "soft alpha-beta: {w:.0} gate-weighted nodes (what the hard search keeps as the gates sharpen)"
+        );
     }
     out
 }
 
 /// Soft alpha-beta's root value for shrinking τ against hard alpha-beta.
-fn soft_sweep(pos: &Position, eval: &mut dyn Evaluator, t: Temperatures, args: &TreeArgs) -> Result<String, String> {
-    let (hard, _) = explain(pos, eval, Algo::Classic(Classic::AlphaBeta), args.order, args.depth, 0);
+fn soft_sweep(
+    pos: &Position,
+    eval: &mut dyn Evaluator,
+    t: Temperatures,
+    args: &TreeArgs,
+) -> Result<String, String> {
+    let (hard, _) = explain(
+        pos,
+        eval,
+        Algo::Classic(Classic::AlphaBeta),
+        args.order,
+        args.depth,
+        0,
+    );
     let mut out = format!(
         "as tau shrinks (gate tau {} cp) soft alpha-beta approaches alpha-beta's {}:\n{:>10} {:>12} {:>10} {:>16}\n",
         t.gate,
@@ -369,7 +428,14 @@ fn soft_sweep(pos: &Position, eval: &mut dyn Evaluator, t: Temperatures, args: &
     );
     let mut tau = t.tau;
     for _ in 0..6 {
-        let (o, _) = explain(pos, eval, Algo::Soft(Temperatures { tau, gate: t.gate }), args.order, args.depth, 0);
+        let (o, _) = explain(
+            pos,
+            eval,
+            Algo::Soft(Temperatures { tau, gate: t.gate }),
+            args.order,
+            args.depth,
+            0,
+        );
         let _ = writeln!(
             out,
             "{tau:>10.3} {:>12.3} {:>10.3} {:>16.0}",
@@ -383,20 +449,34 @@ fn soft_sweep(pos: &Position, eval: &mut dyn Evaluator, t: Temperatures, args: &
 }
 
 /// Root moves by MCTS visits, next to each move's exact alpha-beta value.
-fn mcts_versus_alphabeta(pos: &Position, eval: &mut dyn Evaluator, mcts: &Outcome, depth: u32) -> String {
+fn mcts_versus_alphabeta(
+    pos: &Position,
+    eval: &mut dyn Evaluator,
+    mcts: &Outcome,
+    depth: u32,
+) -> String {
     let mut out = format!(
         "root moves by visits, beside alpha-beta's exact value at depth {depth}:\n{:<8} {:>7} {:>7} {:>8} {:>10}\n",
         "move", "visits", "Q", "Q as cp", "alphabeta"
     );
     let tree = &mcts.tree;
-    let Some(root) = tree.nodes.first() else { return out };
+    let Some(root) = tree.nodes.first() else {
+        return out;
+    };
     for &c in root.children.iter().take(12) {
         let n = &tree.nodes[c];
         let Some(m) = n.mv else { continue };
         let mut after = pos.clone();
         after.make(m);
         let exact = if depth > 1 {
-            let (o, _) = explain(&after, eval, Algo::Classic(Classic::AlphaBeta), OrderingKind::Tarpon, depth - 1, 0);
+            let (o, _) = explain(
+                &after,
+                eval,
+                Algo::Classic(Classic::AlphaBeta),
+                OrderingKind::Tarpon,
+                depth - 1,
+                0,
+            );
             -o.score
         } else {
             let mut w = walker::Walker::new(&after, eval);
@@ -420,11 +500,18 @@ fn mcts_versus_alphabeta(pos: &Position, eval: &mut dyn Evaluator, mcts: &Outcom
 
 /// `--bench-positions`: node counts per algorithm over a file of FENs.
 fn bench(args: &TreeArgs, file: &std::path::Path) -> Result<String, String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let mut eval = make_evaluator(args.eval)?;
-    let algos: Vec<Algo> = selected(args).into_iter().filter(|a| matches!(a, Algo::Classic(_))).collect();
+    let algos: Vec<Algo> = selected(args)
+        .into_iter()
+        .filter(|a| matches!(a, Algo::Classic(_)))
+        .collect();
     if algos.is_empty() {
-        return Err("--bench-positions compares minimax, alphabeta and pvs: choose some of them".to_string());
+        return Err(
+            "--bench-positions compares minimax, alphabeta and pvs: choose some of them"
+                .to_string(),
+        );
     }
     let mut out = format!("{:>3} ", "#");
     for a in &algos {
@@ -433,8 +520,14 @@ fn bench(args: &TreeArgs, file: &std::path::Path) -> Result<String, String> {
     out.push('\n');
     let mut totals = vec![0u64; algos.len()];
     let mut disagreements = 0;
-    for (i, line) in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).enumerate() {
-        let pos = Position::from_fen(line, false).map_err(|e| format!("{}: line {}: {e}", file.display(), i + 1))?;
+    for (i, line) in text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .enumerate()
+    {
+        let pos = Position::from_fen(line, false)
+            .map_err(|e| format!("{}: line {}: {e}", file.display(), i + 1))?;
         let _ = write!(out, "{:>3} ", i + 1);
         let mut scores = Vec::new();
         for (k, &algo) in algos.iter().enumerate() {
@@ -454,11 +547,23 @@ fn bench(args: &TreeArgs, file: &std::path::Path) -> Result<String, String> {
         let _ = write!(out, "{t:>12} {:>7}", "");
     }
     out.push('\n');
-    if let Some(k) = algos.iter().position(|&a| a == Algo::Classic(Classic::Minimax)) {
+    if let Some(k) = algos
+        .iter()
+        .position(|&a| a == Algo::Classic(Classic::Minimax))
+    {
         for (a, t) in algos.iter().zip(&totals) {
-            let _ = writeln!(out, "{:<10} {:>12} nodes = {:.2}% of minimax", a.name(), t, 100.0 * *t as f64 / totals[k].max(1) as f64);
+            let _ = writeln!(
+                out,
+                "{:<10} {:>12} nodes = {:.2}% of minimax",
+                a.name(),
+                t,
+                100.0 * *t as f64 / totals[k].max(1) as f64
+            );
         }
     }
     let _ = writeln!(out, "root scores disagree on {disagreements} positions");
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests;

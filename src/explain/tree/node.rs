@@ -158,7 +158,11 @@ pub fn format_score(score: f64) -> String {
     if s.abs() > MATE_BOUND && s.abs() <= MATE {
         let plies = MATE - s.abs();
         let moves = (plies + 1) / 2;
-        return if s > 0 { format!("#{moves}") } else { format!("#-{moves}") };
+        return if s > 0 {
+            format!("#{moves}")
+        } else {
+            format!("#-{moves}")
+        };
     }
     if (score - score.round()).abs() < 1e-9 {
         format!("{s:+}")

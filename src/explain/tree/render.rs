@@ -34,7 +34,11 @@ pub enum Shown {
         collapsed: bool,
     },
     /// Children left out at this depth: how many, and their nodes in total.
-    More { depth: usize, moves: usize, nodes: u64 },
+    More {
+        depth: usize,
+        moves: usize,
+        nodes: u64,
+    },
     /// The line budget ran out: nodes of the tree not shown at all.
     Cut { nodes: u64 },
 }
@@ -56,12 +60,19 @@ pub fn find_path(tree: &Tree, path: &[String]) -> Result<NodeId, String> {
         match next {
             Some(c) => at = c,
             None => {
-                let known: Vec<&str> = tree.nodes[at].children.iter().map(|&c| tree.nodes[c].san.as_str()).collect();
+                let known: Vec<&str> = tree.nodes[at]
+                    .children
+                    .iter()
+                    .map(|&c| tree.nodes[c].san.as_str())
+                    .collect();
                 let line = path[..i].join(",");
                 return Err(if known.is_empty() {
                     format!("--path: no recorded moves after '{line}' (leaf, or not recorded)")
                 } else {
-                    format!("--path: move '{want}' after '{line}' not in the tree (recorded: {})", known.join(" "))
+                    format!(
+                        "--path: move '{want}' after '{line}' not in the tree (recorded: {})",
+                        known.join(" ")
+                    )
                 });
             }
         }
@@ -77,12 +88,18 @@ pub fn select(tree: &Tree, focus: NodeId, limits: &Limits) -> Vec<Shown> {
         at = tree.nodes[id].best_child;
     }
     let mut out = Vec::new();
-    let mut todo = vec![Shown::Node { id: focus, depth: 0, collapsed: false }];
+    let mut todo = vec![Shown::Node {
+        id: focus,
+        depth: 0,
+        collapsed: false,
+    }];
     let mut shown_nodes = 0u64;
     while let Some(item) = todo.pop() {
         if out.len() >= limits.max_lines.max(1) {
             let total = tree.nodes[focus].size;
-            out.push(Shown::Cut { nodes: total.saturating_sub(shown_nodes) });
+            out.push(Shown::Cut {
+                nodes: total.saturating_sub(shown_nodes),
+            });
             break;
         }
         let Shown::Node { id, depth, .. } = item else {
@@ -91,24 +108,46 @@ pub fn select(tree: &Tree, focus: NodeId, limits: &Limits) -> Vec<Shown> {
         };
         let node = &tree.nodes[id];
         let expand = !node.children.is_empty() && (depth < limits.expand || on_pv[id]);
-        out.push(Shown::Node { id, depth, collapsed: !expand && node.size > 1 });
+        out.push(Shown::Node {
+            id,
+            depth,
+            collapsed: !expand && node.size > 1,
+        });
         shown_nodes += 1;
         if !expand {
             continue;
         }
-        let mut listed: Vec<NodeId> = node.children.iter().copied().take(limits.max_children.max(1)).collect();
+        let mut listed: Vec<NodeId> = node
+            .children
+            .iter()
+            .copied()
+            .take(limits.max_children.max(1))
+            .collect();
         if let Some(b) = node.best_child.filter(|b| !listed.contains(b)) {
             listed.pop();
             listed.push(b);
         }
-        let left_out: Vec<NodeId> = node.children.iter().copied().filter(|c| !listed.contains(c)).collect();
+        let left_out: Vec<NodeId> = node
+            .children
+            .iter()
+            .copied()
+            .filter(|c| !listed.contains(c))
+            .collect();
         // Pushed in reverse so they come out in order, the summary last.
         if !left_out.is_empty() {
             let nodes = left_out.iter().map(|&c| tree.nodes[c].size).sum();
-            todo.push(Shown::More { depth: depth + 1, moves: left_out.len(), nodes });
+            todo.push(Shown::More {
+                depth: depth + 1,
+                moves: left_out.len(),
+                nodes,
+            });
         }
         for &c in listed.iter().rev() {
-            todo.push(Shown::Node { id: c, depth: depth + 1, collapsed: false });
+            todo.push(Shown::Node {
+                id: c,
+                depth: depth + 1,
+                collapsed: false,
+            });
         }
     }
     out
@@ -121,9 +160,17 @@ fn mover_view(node: &Node) -> (f64, Option<(f64, f64)>) {
 fn score_text(node: &Node, is_root: bool) -> String {
     if node.kind == Kind::Playout || node.visits > 0 {
         let q = node.score;
-        return format!("Q {q:.3} (~{}) visits {}", format_score(centipawns(q).round()), node.visits);
+        return format!(
+            "Q {q:.3} (~{}) visits {}",
+            format_score(centipawns(q).round()),
+            node.visits
+        );
     }
-    let (score, window) = if is_root { (node.score, node.window) } else { mover_view(node) };
+    let (score, window) = if is_root {
+        (node.score, node.window)
+    } else {
+        mover_view(node)
+    };
     let mut s = format_score(score);
     if let Some((a, b)) = window {
         let _ = write!(s, " [{}, {}]", format_score(a), format_score(b));
@@ -153,10 +200,18 @@ pub fn text(tree: &Tree, focus: NodeId, focus_line: &[String], shown: &[Shown]) 
     let mut out = String::new();
     for item in shown {
         match *item {
-            Shown::Node { id, depth, collapsed } => {
+            Shown::Node {
+                id,
+                depth,
+                collapsed,
+            } => {
                 let node = &tree.nodes[id];
                 let name = if id == focus {
-                    if focus_line.is_empty() { "root".to_string() } else { format!("after {}", focus_line.join(" ")) }
+                    if focus_line.is_empty() {
+                        "root".to_string()
+                    } else {
+                        format!("after {}", focus_line.join(" "))
+                    }
                 } else {
                     node.san.clone()
                 };
@@ -170,11 +225,23 @@ pub fn text(tree: &Tree, focus: NodeId, focus_line: &[String], shown: &[Shown]) 
                     indent = 2 * depth
                 );
             }
-            Shown::More { depth, moves, nodes } => {
-                let _ = writeln!(out, "{:indent$}... {moves} more moves ({nodes} nodes)", "", indent = 2 * depth);
+            Shown::More {
+                depth,
+                moves,
+                nodes,
+            } => {
+                let _ = writeln!(
+                    out,
+                    "{:indent$}... {moves} more moves ({nodes} nodes)",
+                    "",
+                    indent = 2 * depth
+                );
             }
             Shown::Cut { nodes } => {
-                let _ = writeln!(out, "... output cut at --max-lines ({nodes} nodes not shown; use --path to focus)");
+                let _ = writeln!(
+                    out,
+                    "... output cut at --max-lines ({nodes} nodes not shown; use --path to focus)"
+                );
             }
         }
     }
@@ -186,10 +253,28 @@ pub fn text(tree: &Tree, focus: NodeId, focus_line: &[String], shown: &[Shown]) 
 
 fn node_json(tree: &Tree, id: NodeId, is_root: bool, collapsed: bool) -> Vec<(String, Json)> {
     let node = &tree.nodes[id];
-    let (score, window) = if is_root { (node.score, node.window) } else { mover_view(node) };
+    let (score, window) = if is_root {
+        (node.score, node.window)
+    } else {
+        mover_view(node)
+    };
     let mut f: Vec<(String, Json)> = vec![
-        ("move".into(), if node.san.is_empty() { Json::Null } else { Json::str(&node.san) }),
-        ("uci".into(), if node.uci.is_empty() { Json::Null } else { Json::str(&node.uci) }),
+        (
+            "move".into(),
+            if node.san.is_empty() {
+                Json::Null
+            } else {
+                Json::str(&node.san)
+            },
+        ),
+        (
+            "uci".into(),
+            if node.uci.is_empty() {
+                Json::Null
+            } else {
+                Json::str(&node.uci)
+            },
+        ),
         ("type".into(), Json::str(node.kind.label())),
         ("nodes".into(), node.size.into()),
     ];
@@ -233,17 +318,28 @@ pub fn json(tree: &Tree, focus: NodeId, shown: &[Shown]) -> Json {
     };
     for item in shown {
         match *item {
-            Shown::Node { id, depth, collapsed } => {
+            Shown::Node {
+                id,
+                depth,
+                collapsed,
+            } => {
                 close_to(&mut open, depth.saturating_sub(1));
                 if depth == 0 {
                     close_to(&mut open, 0);
                 }
                 open.push((node_json(tree, id, id == focus, collapsed), Vec::new()));
             }
-            Shown::More { depth, moves, nodes } => {
+            Shown::More {
+                depth,
+                moves,
+                nodes,
+            } => {
                 close_to(&mut open, depth.saturating_sub(1));
                 if let Some(parent) = open.last_mut() {
-                    parent.0.push(("more".into(), Json::obj([("moves", moves.into()), ("nodes", nodes.into())])));
+                    parent.0.push((
+                        "more".into(),
+                        Json::obj([("moves", moves.into()), ("nodes", nodes.into())]),
+                    ));
                 }
             }
             Shown::Cut { nodes } => cut = Some(nodes),
@@ -282,22 +378,49 @@ pub fn dot(tree: &Tree, focus: NodeId, shown: &[Shown]) -> String {
     let mut parents: Vec<String> = Vec::new();
     for (i, item) in shown.iter().enumerate() {
         let (depth, name) = match *item {
-            Shown::Node { id, depth, collapsed } => {
+            Shown::Node {
+                id,
+                depth,
+                collapsed,
+            } => {
                 let node = &tree.nodes[id];
-                let title = if id == focus { "root".to_string() } else { node.san.clone() };
-                let mut label = format!("{title}\\n{} {}", node.kind.label(), score_text(node, id == focus));
+                let title = if id == focus {
+                    "root".to_string()
+                } else {
+                    node.san.clone()
+                };
+                let mut label = format!(
+                    "{title}\\n{} {}",
+                    node.kind.label(),
+                    score_text(node, id == focus)
+                );
                 label.push_str(&notes(node, collapsed).replace(" (", "\\n("));
                 let name = format!("n{i}");
-                let _ = writeln!(out, "  {name} [label=\"{label}\", fillcolor={}];", kind_colour(node.kind));
+                let _ = writeln!(
+                    out,
+                    "  {name} [label=\"{label}\", fillcolor={}];",
+                    kind_colour(node.kind)
+                );
                 if node.pruned > 0 {
-                    let _ = writeln!(out, "  {name}_p [label=\"{} pruned\", style=dashed, shape=box];", node.pruned);
+                    let _ = writeln!(
+                        out,
+                        "  {name}_p [label=\"{} pruned\", style=dashed, shape=box];",
+                        node.pruned
+                    );
                     let _ = writeln!(out, "  {name} -> {name}_p [style=dashed];");
                 }
                 (depth, name)
             }
-            Shown::More { depth, moves, nodes } => {
+            Shown::More {
+                depth,
+                moves,
+                nodes,
+            } => {
                 let name = format!("n{i}");
-                let _ = writeln!(out, "  {name} [label=\"{moves} more moves\\n{nodes} nodes\", style=dotted];");
+                let _ = writeln!(
+                    out,
+                    "  {name} [label=\"{moves} more moves\\n{nodes} nodes\", style=dotted];"
+                );
                 (depth, name)
             }
             Shown::Cut { .. } => continue,
@@ -305,7 +428,9 @@ pub fn dot(tree: &Tree, focus: NodeId, shown: &[Shown]) -> String {
         if depth > 0 {
             if let Some(parent) = parents.get(depth - 1) {
                 let bold = match *item {
-                    Shown::Node { id, .. } => shown_parent_best(tree, parent_id(shown, i, depth), id),
+                    Shown::Node { id, .. } => {
+                        shown_parent_best(tree, parent_id(shown, i, depth), id)
+                    }
                     _ => false,
                 };
                 let style = if bold { " [penwidth=2.5]" } else { "" };

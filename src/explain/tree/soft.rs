@@ -105,7 +105,10 @@ impl SoftSearcher<'_> {
         let mut best_move = None;
         let mut best_child = None;
         let (value, kind) = match self.walker.moves_or_result(ply) {
-            Err(result) => (f64::from(result), if result == 0 { Kind::Draw } else { Kind::Mated }),
+            Err(result) => (
+                f64::from(result),
+                if result == 0 { Kind::Draw } else { Kind::Mated },
+            ),
             Ok(_) if depth == 0 => {
                 self.stats.leaves += 1;
                 (f64::from(self.walker.evaluate()), Kind::Leaf)
@@ -122,7 +125,14 @@ impl SoftSearcher<'_> {
                     let child = self.tree.child(rec, &self.walker.pos, m);
                     self.walker.play(m);
                     let x = -self
-                        .node(depth - 1, ply + 1, -beta, -running_alpha, log_reach + log_keep, child)
+                        .node(
+                            depth - 1,
+                            ply + 1,
+                            -beta,
+                            -running_alpha,
+                            log_reach + log_keep,
+                            child,
+                        )
                         .0;
                     self.walker.undo();
                     if x > best_x {
