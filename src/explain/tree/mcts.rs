@@ -149,7 +149,7 @@ pub fn search(
     let root = tree.root();
     copy_into(&nodes, 0, root, &mut tree, &mut walker);
     Outcome {
-        score: best.map_or(0.0, |c| centipawns(nodes[c].mean())),
+        score: best.map_or(0.0, |c| centipawns(nodes[c].mean()).round()),
         best_move: best.and_then(|c| nodes[c].mv),
         stats,
         tree,
@@ -190,7 +190,12 @@ fn copy_into(
         walker.undo();
     }
     if let Some(n) = tree.get_mut(rec) {
-        n.score = nodes[at].mean();
+        // The root has no mover: show its value for the side to move.
+        n.score = if at == 0 {
+            1.0 - nodes[at].mean()
+        } else {
+            nodes[at].mean()
+        };
         n.visits = nodes[at].visits;
         n.kind = match nodes[at].result {
             Some(v) if v == 1.0 => Kind::Mated,

@@ -382,7 +382,10 @@ fn summary(pos: &Position, runs: &[Run]) -> String {
             r.algo.name(),
             s.nodes,
             s.leaves,
-            if matches!(r.algo, Algo::Classic(Classic::Minimax) | Algo::Mcts { .. }) {
+            if matches!(
+                r.algo,
+                Algo::Classic(Classic::Minimax) | Algo::Mcts { .. } | Algo::Soft(_)
+            ) {
                 "-".to_string()
             } else {
                 s.cutoffs.to_string()
@@ -468,23 +471,16 @@ fn mcts_versus_alphabeta(
         let Some(m) = n.mv else { continue };
         let mut after = pos.clone();
         after.make(m);
-        let exact = if depth > 1 {
-            let (o, _) = explain(
-                &after,
-                eval,
-                Algo::Classic(Classic::AlphaBeta),
-                OrderingKind::Tarpon,
-                depth - 1,
-                0,
-            );
-            -o.score
-        } else {
-            let mut w = walker::Walker::new(&after, eval);
-            match w.moves_or_result(1) {
-                Err(r) => -f64::from(r),
-                Ok(_) => -f64::from(w.evaluate()),
-            }
-        };
+        // Depth 0 is allowed here: the position after the move, evaluated.
+        let (o, _) = explain(
+            &after,
+            eval,
+            Algo::Classic(Classic::AlphaBeta),
+            OrderingKind::Tarpon,
+            depth - 1,
+            0,
+        );
+        let exact = node::parent_view(o.score);
         let _ = writeln!(
             out,
             "{:<8} {:>7} {:>7.3} {:>8} {:>10}",

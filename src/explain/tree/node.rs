@@ -148,6 +148,17 @@ impl Tree {
     }
 }
 
+/// A child's score seen from its parent: negated, and a mate one ply further
+/// away (mate scores count plies from the position searched).
+pub fn parent_view(child_score: f64) -> f64 {
+    let s = -child_score;
+    if s.abs() > f64::from(MATE_BOUND) {
+        s - s.signum()
+    } else {
+        s
+    }
+}
+
 /// A centipawn score for people: `+35`, `-120`, `#3` (mate in 3 moves for
 /// the side to move), `#-2` (mated in 2).
 pub fn format_score(score: f64) -> String {
@@ -157,6 +168,9 @@ pub fn format_score(score: f64) -> String {
     let s = score.round() as i32;
     if s.abs() > MATE_BOUND && s.abs() <= MATE {
         let plies = MATE - s.abs();
+        if plies == 0 {
+            return "mated".to_string();
+        }
         let moves = (plies + 1) / 2;
         return if s > 0 {
             format!("#{moves}")
@@ -183,8 +197,12 @@ mod tests {
         assert_eq!(format_score(f64::from(MATE - 1)), "#1");
         assert_eq!(format_score(f64::from(MATE - 5)), "#3");
         assert_eq!(format_score(f64::from(-(MATE - 2))), "#-1");
+        assert_eq!(format_score(f64::from(-MATE)), "mated");
         assert_eq!(format_score(12.345), "+12.35");
         assert_eq!(format_score(f64::NEG_INFINITY), "-inf");
+        assert_eq!(parent_view(f64::from(-MATE)), f64::from(MATE - 1));
+        assert_eq!(parent_view(f64::from(MATE - 3)), f64::from(-(MATE - 4)));
+        assert_eq!(parent_view(-35.0), 35.0);
     }
 
     #[test]

@@ -373,7 +373,7 @@ fn kind_colour(kind: Kind) -> &'static str {
 /// variation in bold; cutoffs as dashed "pruned" boxes.
 pub fn dot(tree: &Tree, focus: NodeId, shown: &[Shown]) -> String {
     let mut out = String::from(
-        "digraph tree {\n  rankdir=TB;\n  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n  edge [arrowsize=0.6];\n",
+        "digraph tree {\n  rankdir=LR;\n  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n  edge [arrowsize=0.6];\n",
     );
     let mut parents: Vec<String> = Vec::new();
     for (i, item) in shown.iter().enumerate() {
