@@ -5,6 +5,7 @@
 pub mod json;
 pub mod maze;
 pub mod rng;
+pub mod trace;
 pub mod tree;
 
 use std::process::ExitCode;
@@ -23,11 +24,14 @@ pub enum Mode {
     Maze(maze::MazeArgs),
     /// Print the search tree of minimax, alpha-beta, PVS, soft alpha-beta or MCTS.
     Tree(tree::TreeArgs),
+    /// Take a position's evaluation apart, piece by piece.
+    Trace(trace::TraceArgs),
 }
 
 pub fn run(args: &ExplainArgs) -> ExitCode {
     match &args.mode {
         Mode::Maze(a) => maze::run(a),
         Mode::Tree(a) => tree::run(a),
+        Mode::Trace(a) => trace::run(a),
     }
 }
