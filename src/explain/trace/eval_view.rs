@@ -34,11 +34,13 @@ pub fn without_piece(pos: &Position, square: Square) -> Option<Position> {
     if piece.role == Role::King {
         return None;
     }
-    let chess = Chess::from_setup(setup, CastlingMode::Chess960)
-        .or_else(|e| e.ignore_invalid_castling_rights())
-        .or_else(|e| e.ignore_invalid_ep_square())
-        .or_else(|e| e.ignore_impossible_check())
-        .ok()?;
+    // Neither right can matter to a static evaluation.
+    setup.castling_rights &= setup.board.by_role(Role::Rook);
+    setup.ep_square = None;
+    let chess = match Chess::from_setup(setup, CastlingMode::Chess960) {
+        Ok(chess) => chess,
+        Err(e) => e.ignore_impossible_check().ok()?,
+    };
     Some(Position::from_chess(chess))
 }
 

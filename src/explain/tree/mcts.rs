@@ -198,7 +198,7 @@ fn copy_into(
         };
         n.visits = nodes[at].visits;
         n.kind = match nodes[at].result {
-            Some(v) if v == 1.0 => Kind::Mated,
+            Some(1.0) => Kind::Mated,
             Some(_) => Kind::Draw,
             None => Kind::Playout,
         };

@@ -211,9 +211,8 @@ fn check_args(args: &TreeArgs) -> Result<(), String> {
     if !(1..=8).contains(&args.depth) {
         return Err(format!("--depth {} out of range (1 to 8)", args.depth));
     }
-    if !(args.tau > 0.0 && args.tau.is_finite())
-        || !(args.gate_tau > 0.0 && args.gate_tau.is_finite())
-    {
+    let positive = |x: f64| x > 0.0 && x.is_finite();
+    if !positive(args.tau) || !positive(args.gate_tau) {
         return Err("--tau and --gate-tau must be positive numbers".to_string());
     }
     if args.playouts == 0 {

@@ -299,13 +299,16 @@ fn node_json(tree: &Tree, id: NodeId, is_root: bool, collapsed: bool) -> Vec<(St
     f
 }
 
+/// A JSON object being built: its fields and its children so far.
+type OpenObject = (Vec<(String, Json)>, Vec<Json>);
+
 /// The selection as nested objects: each node's shown children under
 /// `children`, left-out ones summarised under `more`.
 pub fn json(tree: &Tree, focus: NodeId, shown: &[Shown]) -> Json {
     // Build bottom-up with a stack of open objects indexed by depth.
-    let mut open: Vec<(Vec<(String, Json)>, Vec<Json>)> = Vec::new();
+    let mut open: Vec<OpenObject> = Vec::new();
     let mut cut = None;
-    let close_to = |open: &mut Vec<(Vec<(String, Json)>, Vec<Json>)>, depth: usize| {
+    let close_to = |open: &mut Vec<OpenObject>, depth: usize| {
         while open.len() > depth + 1 {
             let (mut fields, children) = open.pop().expect("nonempty");
             if !children.is_empty() {
@@ -425,17 +428,13 @@ pub fn dot(tree: &Tree, focus: NodeId, shown: &[Shown]) -> String {
             }
             Shown::Cut { .. } => continue,
         };
-        if depth > 0 {
-            if let Some(parent) = parents.get(depth - 1) {
-                let bold = match *item {
-                    Shown::Node { id, .. } => {
-                        shown_parent_best(tree, parent_id(shown, i, depth), id)
-                    }
-                    _ => false,
-                };
-                let style = if bold { " [penwidth=2.5]" } else { "" };
-                let _ = writeln!(out, "  {parent} -> {name}{style};");
-            }
+        if let Some(parent) = depth.checked_sub(1).and_then(|d| parents.get(d)) {
+            let bold = match *item {
+                Shown::Node { id, .. } => shown_parent_best(tree, parent_id(shown, i, depth), id),
+                _ => false,
+            };
+            let style = if bold { " [penwidth=2.5]" } else { "" };
+            let _ = writeln!(out, "  {parent} -> {name}{style};");
         }
         parents.truncate(depth);
         parents.push(name);

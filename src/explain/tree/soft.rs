@@ -32,7 +32,7 @@ pub struct Temperatures {
 /// ln Σ exp(tᵢ), stable for large and infinite terms.
 fn log_sum_exp(terms: &[f64]) -> f64 {
     let m = terms.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    if m == f64::NEG_INFINITY || m == f64::INFINITY {
+    if m.is_infinite() {
         return m;
     }
     m + terms.iter().map(|t| (t - m).exp()).sum::<f64>().ln()
