@@ -108,3 +108,49 @@ fn tree_prints_a_summary_and_rejects_bad_input() {
         assert!(stderr(&o).starts_with("error"), "{bad:?}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn trace_and_game_run_and_reject_bad_input() {
+    let o = tarpon(&["explain", "trace", "--depth", "4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("search trace") && stdout(&o).contains("contribution"));
+
+    let dir = std::env::temp_dir().join(format!("tarpon-game-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.pgn");
+    std::fs::write(&good, "1. f3 e5 2. g4 Qh4# 0-1\n").unwrap();
+    let annotated = dir.join("out.pgn");
+    let o = tarpon(&[
+        "explain",
+        "game",
+        "--pgn",
+        good.to_str().unwrap(),
+        "--depth",
+        "3",
+        "--out",
+        annotated.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let pgn = std::fs::read_to_string(&annotated).unwrap();
+    assert!(pgn.contains("2. g4 $4"), "{pgn}");
+    assert!(stdout(&o).contains("most contested squares"));
+
+    let bad = dir.join("bad.pgn");
+    std::fs::write(&bad, "1. e4 e5 2. Ke3 *\n").unwrap();
+    for args in [
+        vec!["explain", "game", "--pgn", bad.to_str().unwrap()],
+        vec![
+            "explain",
+            "game",
+            "--pgn",
+            dir.join("missing.pgn").to_str().unwrap(),
+        ],
+        vec!["explain", "trace", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"],
+        vec!["explain", "trace", "--depth", "0"],
+    ] {
+        let o = tarpon(&args);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(stderr(&o).starts_with("error"), "{args:?}: {}", stderr(&o));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

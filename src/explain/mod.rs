@@ -2,6 +2,7 @@
 //! classic path finders on a grid; `tree` prints the game tree of minimax,
 //! alpha-beta, PVS, soft alpha-beta and MCTS on a chess position.
 
+pub mod game;
 pub mod json;
 pub mod maze;
 pub mod rng;
@@ -26,6 +27,8 @@ pub enum Mode {
     Tree(tree::TreeArgs),
     /// Take a position's evaluation apart, piece by piece.
     Trace(trace::TraceArgs),
+    /// Annotate the games of a PGN file with the engine's judgement of each move.
+    Game(game::GameArgs),
 }
 
 pub fn run(args: &ExplainArgs) -> ExitCode {
@@ -33,5 +36,6 @@ pub fn run(args: &ExplainArgs) -> ExitCode {
         Mode::Maze(a) => maze::run(a),
         Mode::Tree(a) => tree::run(a),
         Mode::Trace(a) => trace::run(a),
+        Mode::Game(a) => game::run(a),
     }
 }
