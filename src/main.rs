@@ -1,11 +1,12 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use tarpon::eval::nnue::cli as nnue_cli;
 use tarpon::perft;
 
 /// tarpon: a UCI chess engine. With no subcommand it speaks UCI on stdin/stdout.
 #[derive(Parser)]
-#[command(name = "tarpon", version, about, long_about = None)]
+#[command(name = "tarpon", version = tarpon::eval::nnue::version_line(), about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -21,6 +22,10 @@ enum Command {
     Perft(perft::cli::Args),
     /// Show how search algorithms work: maze solvers and chess search trees.
     Explain(tarpon::explain::ExplainArgs),
+    /// Print the static evaluation of a position (NNUE, PST and the feature set in use).
+    Eval(nnue_cli::EvalArgs),
+    /// Write a seeded random net (for benchmarks and tests, not for play).
+    RandomNet(nnue_cli::RandomNetArgs),
 }
 
 fn main() -> ExitCode {
@@ -30,5 +35,7 @@ fn main() -> ExitCode {
         Some(Command::Explain(args)) => tarpon::explain::run(&args),
         Some(Command::Bench(args)) => tarpon::bench::run(args),
         Some(Command::Perft(args)) => perft::cli::run(args),
+        Some(Command::Eval(args)) => nnue_cli::run_eval(args),
+        Some(Command::RandomNet(args)) => nnue_cli::run_random_net(args),
     }
 }

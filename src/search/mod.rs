@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use shakmaty::Move;
 
-use crate::eval::{EvalChoice, pst::PstEvaluator};
+use crate::eval::{EvalChoice, nnue::NnueEvaluator, pst::PstEvaluator};
 use crate::position::Position;
 
 pub use score::Score;
@@ -156,6 +156,11 @@ pub fn run_search(
     match &config.eval {
         EvalChoice::Pst => {
             threads::search_with(root, limits, config, tt, control, out, PstEvaluator::new)
+        }
+        EvalChoice::Nnue(net) => {
+            threads::search_with(root, limits, config, tt, control, out, || {
+                NnueEvaluator::new(net.clone())
+            })
         }
     }
 }

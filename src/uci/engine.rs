@@ -14,36 +14,26 @@ use std::thread::JoinHandle;
 
 use shakmaty::Move;
 
+use crate::eval::nnue::NnueEvaluator;
+use crate::eval::nnue::cli::{LoadedNet, eval_report};
 use crate::eval::{EvalChoice, Evaluator, pst::PstEvaluator};
 use crate::perft;
 use crate::position::{Position, START_FEN};
 use crate::search::{Limits, SearchConfig, SearchControl, TranspositionTable};
 use crate::uci::command::{Command, GoParams, StartPosition};
+use crate::uci::display;
 use crate::uci::options::{Options, name};
 use crate::uci::output::Output;
 use crate::uci::search_job::{self, SearchJob};
 use crate::uci::strength::{self, SplitMix64};
-use crate::uci::display;
 
 pub const ENGINE_NAME: &str = concat!("tarpon ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the tarpon developers";
 
-/// The evaluators the `Eval` option offers, the default first.
-pub const EVAL_CHOICES: &[&str] = &["pst"];
-
-/// The evaluator each `Eval` value stands for (same order as `EVAL_CHOICES`).
-const EVALUATORS: &[(&str, EvalChoice)] = &[("pst", EvalChoice::Pst)];
-
-fn eval_choice(option_value: &str) -> EvalChoice {
-    EVALUATORS
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case(option_value))
-        .map_or_else(EvalChoice::default, |(_, choice)| choice.clone())
-}
-
 fn evaluator(choice: &EvalChoice) -> Box<dyn Evaluator> {
     match choice {
         EvalChoice::Pst => Box::new(PstEvaluator::new()),
+        EvalChoice::Nnue(net) => Box::new(NnueEvaluator::new(net.clone())),
     }
 }
 
@@ -66,11 +56,13 @@ pub struct Engine {
     rng: SplitMix64,
     /// `debug on`: report the limits of each search as `info string`.
     debug: bool,
+    /// The net of `EvalFile` (or the embedded one).
+    net: LoadedNet,
 }
 
 impl Engine {
     pub fn new(out: Output) -> Engine {
-        let options = Options::new(EVAL_CHOICES);
+        let options = Options::new(LoadedNet::eval_option_values());
         let tt = TranspositionTable::new(options.spin(name::HASH) as usize);
         Engine {
             options,
@@ -80,6 +72,7 @@ impl Engine {
             out,
             rng: SplitMix64::from_time(),
             debug: false,
+            net: LoadedNet::embedded(),
         }
     }
 
@@ -184,6 +177,9 @@ impl Engine {
                 }
             }
             name::CLEAR_HASH => self.tt.clear(),
+            name::EVAL_FILE => match self.net.set_eval_file(self.options.text(name::EVAL_FILE)) {
+                Ok(message) | Err(message) => self.out.info(&message),
+            },
             _ => {}
         }
     }
@@ -195,7 +191,9 @@ impl Engine {
         }
         self.stop_search();
         if self.job.is_some() {
-            return self.out.info("error: a perft or bench is still running; go ignored");
+            return self
+                .out
+                .info("error: a perft or bench is still running; go ignored");
         }
         if let Some(depth) = params.perft {
             return self.start_perft(depth);
@@ -208,8 +206,16 @@ impl Engine {
         );
         let mut config = self.search_config();
         if let Some(level) = level {
-            limits.depth = Some(limits.depth.map_or(level.max_depth, |d| d.min(level.max_depth)));
-            limits.nodes = Some(limits.nodes.map_or(level.max_nodes, |n| n.min(level.max_nodes)));
+            limits.depth = Some(
+                limits
+                    .depth
+                    .map_or(level.max_depth, |d| d.min(level.max_depth)),
+            );
+            limits.nodes = Some(
+                limits
+                    .nodes
+                    .map_or(level.max_nodes, |n| n.min(level.max_nodes)),
+            );
             config.multipv = config.multipv.max(strength::WEAK_MULTI_PV);
         }
         let control = Arc::new(SearchControl::new());
@@ -223,7 +229,8 @@ impl Engine {
             rng: SplitMix64::new(self.rng.next()),
         };
         if self.debug {
-            self.out.info(&format!("debug: {:?} level {:?}", job.limits, job.level));
+            self.out
+                .info(&format!("debug: {:?} level {:?}", job.limits, job.level));
         }
         let handle = search_job::spawn(job, self.out.clone());
         self.job = Some(Job::Search { control, handle });
@@ -233,7 +240,8 @@ impl Engine {
         let clock = |label: &str, value: Option<i64>| {
             value.map(|v| {
                 if v < 0 {
-                    self.out.info(&format!("warning: {label} {v} is negative; using 0"));
+                    self.out
+                        .info(&format!("warning: {label} {v} is negative; using 0"));
                 }
                 v.max(0)
             })
@@ -262,11 +270,14 @@ impl Engine {
             match self.position.parse_uci(text) {
                 Ok(m) if !moves.contains(&m) => moves.push(m),
                 Ok(_) => {}
-                Err(e) => self.out.info(&format!("warning: searchmoves: {e}; ignored")),
+                Err(e) => self
+                    .out
+                    .info(&format!("warning: searchmoves: {e}; ignored")),
             }
         }
         if moves.is_empty() && !texts.is_empty() {
-            self.out.info("warning: no legal move in searchmoves; searching all moves");
+            self.out
+                .info("warning: no legal move in searchmoves; searching all moves");
         }
         moves
     }
@@ -277,7 +288,7 @@ impl Engine {
             multipv: self.options.spin(name::MULTI_PV) as usize,
             move_overhead_ms: self.options.spin(name::MOVE_OVERHEAD) as u64,
             show_wdl: self.options.check(name::SHOW_WDL),
-            eval: eval_choice(self.options.text(name::EVAL)),
+            eval: self.eval_choice(),
             chess960: self.options.check(name::CHESS960),
         }
     }
@@ -314,12 +325,30 @@ impl Engine {
         }
     }
 
+    /// The evaluator of the `Eval` option (the PST, with an `info string`,
+    /// when `nnue` is asked for without a net).
+    fn eval_choice(&self) -> EvalChoice {
+        self.net
+            .choice(self.options.text(name::EVAL))
+            .unwrap_or_else(|message| {
+                self.out.info(&message);
+                EvalChoice::Pst
+            })
+    }
+
     fn print_eval(&self) {
-        let choice = eval_choice(self.options.text(name::EVAL));
+        for line in eval_report(&self.position, self.net.net().map(|n| n.as_ref())).lines() {
+            self.out.line(line);
+        }
+        let choice = self.eval_choice();
         let mut evaluator = evaluator(&choice);
         evaluator.reset(&self.position);
         let score = evaluator.evaluate(&self.position);
-        let white = if self.position.turn().is_white() { score } else { -score };
+        let white = if self.position.turn().is_white() {
+            score
+        } else {
+            -score
+        };
         self.out.line(&format!(
             "Final evaluation ({}): {:+.2} (white side) [{score} cp from the side to move]",
             self.options.text(name::EVAL),
@@ -330,9 +359,11 @@ impl Engine {
     fn bench(&mut self, depth: Option<u32>) {
         self.stop_search();
         if self.job.is_some() {
-            return self.out.info("error: a perft or bench is still running; bench ignored");
+            return self
+                .out
+                .info("error: a perft or bench is still running; bench ignored");
         }
-        let eval = eval_choice(self.options.text(name::EVAL));
+        let eval = self.eval_choice();
         self.start_task("bench", move |out| {
             crate::bench::bench(
                 depth.unwrap_or(crate::bench::DEFAULT_DEPTH),
@@ -363,13 +394,19 @@ impl Engine {
 
     fn reap_finished_job(&mut self) {
         let finished = match &self.job {
-            Some(Job::Search { handle: Some(h), .. }) | Some(Job::Task(h)) => h.is_finished(),
+            Some(Job::Search {
+                handle: Some(h), ..
+            })
+            | Some(Job::Task(h)) => h.is_finished(),
             Some(Job::Search { handle: None, .. }) => true,
             None => false,
         };
         if finished {
             match self.job.take() {
-                Some(Job::Search { handle: Some(h), .. }) | Some(Job::Task(h)) => {
+                Some(Job::Search {
+                    handle: Some(h), ..
+                })
+                | Some(Job::Task(h)) => {
                     let _ = h.join();
                 }
                 _ => {}
