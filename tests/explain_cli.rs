@@ -99,7 +99,8 @@ fn tree_prints_a_summary_and_rejects_bad_input() {
         &["--fen", "not a fen"][..],
         &["--depth", "0"],
         &["--depth", "2", "--path", "e5"],
-        &["--depth", "2", "--eval", "nnue"],
+        &["--depth", "2", "--eval", "nnue", "--net", "/nonexistent/net.nnue"],
+        &["--depth", "2", "--net", "/nonexistent/net.nnue"],
         &["--depth", "2", "--algo", "all", "--dot"],
         &["--depth", "2", "--tau", "-1", "--algo", "soft"],
     ] {

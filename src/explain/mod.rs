@@ -2,6 +2,7 @@
 //! classic path finders on a grid; `tree` prints the game tree of minimax,
 //! alpha-beta, PVS, soft alpha-beta and MCTS on a chess position.
 
+pub mod evaluator;
 pub mod game;
 pub mod json;
 pub mod maze;

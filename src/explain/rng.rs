@@ -1,5 +1,8 @@
 //! A small seeded generator (SplitMix64) so a maze seed means the same maze on
 //! every machine and every build, independent of any crate's algorithm choice.
+//! The step is the one the Zobrist keys use; this adds the ranges a maze needs.
+
+use crate::position::zobrist::splitmix;
 
 #[derive(Clone, Debug)]
 pub struct SplitMix64(u64);
@@ -10,11 +13,9 @@ impl SplitMix64 {
     }
 
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        let (state, value) = splitmix(self.0);
+        self.0 = state;
+        value
     }
 
     /// Uniform in `0..n` (n > 0); the multiply-shift bias is far below anything

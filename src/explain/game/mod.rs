@@ -12,6 +12,8 @@ use std::process::ExitCode;
 use clap::Args;
 use shakmaty::{Color, Move, Position as _};
 
+use crate::eval::EvalChoice;
+use crate::explain::evaluator::EvalOptions;
 use crate::explain::trace::search_view;
 use crate::position::Position;
 use crate::search::{Limits, Score, SearchOutcome};
@@ -28,6 +30,8 @@ pub struct GameArgs {
     /// Search each position to this depth instead (reproducible).
     #[arg(long, conflicts_with = "movetime")]
     pub depth: Option<u32>,
+    #[command(flatten)]
+    pub eval: EvalOptions,
     /// Write the annotated PGN here instead of after the report.
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
@@ -124,8 +128,15 @@ pub struct MoveReport {
     pub label: Label,
 }
 
+/// How each position is searched.
+#[derive(Clone, Debug)]
+pub struct Engine {
+    pub limits: Limits,
+    pub eval: EvalChoice,
+}
+
 /// The position's score for its side to move; a finished game scores by rule.
-fn judge(pos: &Position, limits: &Limits) -> Result<(Score, Option<Move>), String> {
+fn judge(pos: &Position, engine: &Engine) -> Result<(Score, Option<Move>), String> {
     let moves = pos.legal_moves();
     if moves.is_empty() {
         return Ok((
@@ -140,7 +151,7 @@ fn judge(pos: &Position, limits: &Limits) -> Result<(Score, Option<Move>), Strin
     if pos.is_fifty_move_draw() || pos.is_insufficient_material() || pos.repetitions() >= 2 {
         return Ok((Score::Cp(0), None));
     }
-    let outcome: SearchOutcome = search_view::run(pos, limits.clone())?;
+    let outcome: SearchOutcome = search_view::run(pos, engine.limits.clone(), engine.eval.clone())?;
     let score = outcome.lines.first().map_or(Score::Cp(0), |l| l.score);
     Ok((score, outcome.best))
 }
@@ -148,12 +159,12 @@ fn judge(pos: &Position, limits: &Limits) -> Result<(Score, Option<Move>), Strin
 /// Annotates every move of `game`.
 pub fn annotate(
     game: &pgn::Game,
-    limits: &Limits,
+    engine: &Engine,
     heat: &mut [u32; 64],
 ) -> Result<Vec<MoveReport>, String> {
     let mut pos = game.start.clone();
     let mut reports = Vec::with_capacity(game.moves.len());
-    let mut current = judge(&pos, limits)?;
+    let mut current = judge(&pos, engine)?;
     for &m in &game.moves {
         heat::accumulate(heat, &pos);
         let mover = pos.turn();
@@ -164,7 +175,7 @@ pub fn annotate(
         let san = search_view::san_line(&pos, &[m]).join("");
         pos.make(m);
         pos.forget_undo();
-        current = judge(&pos, limits)?;
+        current = judge(&pos, engine)?;
         let after = for_mover(current.0);
         let played_best = best == Some(m);
         // The played move cannot be better than the best by more than search
@@ -300,11 +311,15 @@ fn game(args: &GameArgs) -> Result<String, String> {
             ..Limits::default()
         },
     };
+    let engine = Engine {
+        limits,
+        eval: args.eval.choice()?,
+    };
     let mut report = String::new();
     let mut annotated = String::new();
     let mut heat = [0u32; 64];
     for g in &games {
-        let reports = annotate(g, &limits, &mut heat)?;
+        let reports = annotate(g, &engine, &mut heat)?;
         report.push_str(&report_table(g, &reports));
         report.push('\n');
         annotated.push_str(&pgn::write(g, &notes(&reports), "tarpon explain game"));

@@ -3,10 +3,13 @@ use super::*;
 const SCHOLAR: &str = "[Event \"test\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n\
     1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
 
-fn depth(d: u32) -> Limits {
-    Limits {
-        depth: Some(d),
-        ..Limits::default()
+fn depth(d: u32) -> Engine {
+    Engine {
+        eval: EvalChoice::Pst,
+        limits: Limits {
+            depth: Some(d),
+            ..Limits::default()
+        },
     }
 }
 

@@ -213,6 +213,33 @@ mod tests {
         }
     }
 
+    /// The NNUE is not linear: a piece's contribution depends on the others.
+    #[test]
+    fn nnue_contributions_are_the_evaluators_differences() {
+        use crate::eval::nnue::{NnueEvaluator, features::FeatureSet, random::random_network};
+        let net = random_network(FeatureSet::HalfKP, 32, &[16, 16], 1, 3).unwrap();
+        let mut eval = NnueEvaluator::new(std::sync::Arc::new(net));
+        for fen in FENS {
+            let pos = Position::from_fen(fen, false).unwrap();
+            let contrib = contributions(&mut eval, &pos);
+            let full = white_eval(&mut eval, &pos);
+            let mut checked = 0;
+            for (sq, p) in pos.chess().board().iter() {
+                if let Some(reduced) = without_piece(&pos, sq) {
+                    // A fresh evaluator on the reduced position, so no state leaks.
+                    let mut fresh = NnueEvaluator::new(eval.network().clone());
+                    assert_eq!(
+                        contrib[usize::from(sq)],
+                        Some(full - white_eval(&mut fresh, &reduced)),
+                        "{fen} {sq} {p:?}"
+                    );
+                    checked += 1;
+                }
+            }
+            assert!(checked >= 4);
+        }
+    }
+
     #[test]
     fn breakdown_totals_the_evaluation() {
         let mut eval = PstEvaluator::new();

@@ -9,8 +9,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use crate::explain::evaluator::{EvalArg, EvalOptions};
 use crate::explain::json::Json;
-use crate::explain::tree::{EvalArg, make_evaluator};
 use crate::position::{Position, START_FEN};
 use crate::search::Limits;
 
@@ -29,9 +29,9 @@ pub struct TraceArgs {
     /// Only the evaluation, no search.
     #[arg(long, conflicts_with_all = ["depth", "movetime"])]
     pub no_search: bool,
-    /// Evaluator to take apart.
-    #[arg(long, value_enum, default_value = "pst")]
-    pub eval: EvalArg,
+    /// Evaluator to take apart (and to search with).
+    #[command(flatten)]
+    pub eval: EvalOptions,
     /// Machine-readable output.
     #[arg(long)]
     pub json: bool,
@@ -53,7 +53,7 @@ pub fn run(args: &TraceArgs) -> ExitCode {
 fn trace(args: &TraceArgs) -> Result<String, String> {
     let pos = Position::from_fen(args.fen.as_deref().unwrap_or(START_FEN), false)
         .map_err(|e| e.to_string())?;
-    let mut eval = make_evaluator(args.eval)?;
+    let mut eval = args.eval.evaluator()?;
     let outcome = if args.no_search {
         None
     } else {
@@ -73,14 +73,14 @@ fn trace(args: &TraceArgs) -> Result<String, String> {
                 }
             }
         };
-        Some(search_view::run(&pos, limits)?)
+        Some(search_view::run(&pos, limits, args.eval.choice()?)?)
     };
     let total = eval_view::white_eval(eval.as_mut(), &pos);
     let contrib = eval_view::contributions(eval.as_mut(), &pos);
     if args.json {
         let doc = Json::obj([
             ("fen", Json::str(pos.fen())),
-            ("eval", Json::str(format!("{:?}", args.eval).to_lowercase())),
+            ("eval", Json::str(args.eval.name())),
             ("white_eval", total.into()),
             ("pieces", eval_view::contributions_json(&pos, &contrib)),
             (
@@ -95,10 +95,10 @@ fn trace(args: &TraceArgs) -> Result<String, String> {
     let mut out = format!("position {}\n", pos.fen());
     let _ = writeln!(
         out,
-        "static evaluation ({:?}): {total:+} cp for White\n",
-        args.eval
+        "static evaluation ({}): {total:+} cp for White\n",
+        args.eval.name()
     );
-    if args.eval == EvalArg::Pst {
+    if args.eval.eval == EvalArg::Pst {
         out.push_str(&eval_view::pst_breakdown(&pos));
         out.push('\n');
     }

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use shakmaty::Move;
 
+use crate::eval::EvalChoice;
 use crate::explain::json::Json;
 use crate::position::Position;
 use crate::search::stats::{IterationStats, SearchStats};
@@ -19,8 +20,11 @@ const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 const HASH_MB: usize = 16;
 
 /// Runs the engine's search (one thread, fresh 16 MB table) within `limits`.
-pub fn run(pos: &Position, limits: Limits) -> Result<SearchOutcome, String> {
-    let config = SearchConfig::default();
+pub fn run(pos: &Position, limits: Limits, eval: EvalChoice) -> Result<SearchOutcome, String> {
+    let config = SearchConfig {
+        eval,
+        ..SearchConfig::default()
+    };
     let pos = pos.clone();
     std::thread::scope(|scope| {
         std::thread::Builder::new()
@@ -192,6 +196,7 @@ mod tests {
                 depth: Some(7),
                 ..Limits::default()
             },
+            EvalChoice::Pst,
         )
         .unwrap();
         let depths: Vec<u32> = outcome.iterations.iter().map(|i| i.depth).collect();

@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 use shakmaty::Move;
 
-use crate::eval::{Evaluator, pst::PstEvaluator};
+use crate::eval::Evaluator;
+use crate::explain::evaluator::EvalOptions;
 use crate::explain::json::Json;
 use crate::position::{Position, START_FEN};
 use classic::Classic;
@@ -62,14 +63,6 @@ pub enum AlgoArg {
     All,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum EvalArg {
-    /// Sunfish's material and piece-square tables.
-    Pst,
-    /// The neural network evaluator.
-    Nnue,
-}
-
 /// One algorithm as run by the explainer.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Algo {
@@ -102,9 +95,8 @@ pub struct TreeArgs {
     /// Algorithms to run, comma-separated.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "alphabeta")]
     pub algo: Vec<AlgoArg>,
-    /// Evaluator at the leaves.
-    #[arg(long, value_enum, default_value = "pst")]
-    pub eval: EvalArg,
+    #[command(flatten)]
+    pub eval: EvalOptions,
     /// Move ordering of alpha-beta, PVS and soft alpha-beta.
     #[arg(long, value_enum, default_value = "tarpon")]
     pub order: OrderingKind,
@@ -143,17 +135,6 @@ pub struct TreeArgs {
     /// print only the node counts per algorithm, e.g. the bench positions.
     #[arg(long)]
     pub bench_positions: Option<std::path::PathBuf>,
-}
-
-pub fn make_evaluator(eval: EvalArg) -> Result<Box<dyn Evaluator>, String> {
-    match eval {
-        EvalArg::Pst => Ok(Box::new(PstEvaluator::new())),
-        EvalArg::Nnue => Err(
-            "--eval nnue: this build of tarpon has no NNUE evaluator yet \
-                              (it arrives with the nnue branch); use --eval pst"
-                .to_string(),
-        ),
-    }
 }
 
 fn selected(args: &TreeArgs) -> Vec<Algo> {
@@ -253,7 +234,7 @@ struct Run {
 fn single(args: &TreeArgs) -> Result<String, String> {
     let pos = Position::from_fen(args.fen.as_deref().unwrap_or(START_FEN), false)
         .map_err(|e| e.to_string())?;
-    let mut eval = make_evaluator(args.eval)?;
+    let mut eval = args.eval.evaluator()?;
     let algos = selected(args);
     if args.dot && algos.len() != 1 {
         return Err("--dot draws one tree: choose one --algo".to_string());
@@ -321,11 +302,11 @@ fn single(args: &TreeArgs) -> Result<String, String> {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "position {}\ndepth {}, eval {:?}, ordering {:?}; each line: move, node type, value for the side \
+        "position {}\ndepth {}, eval {}, ordering {:?}; each line: move, node type, value for the side \
          that moved [alpha, beta] from that side",
         pos.fen(),
         args.depth,
-        args.eval,
+        args.eval.name(),
         args.order
     );
     for (run, (focus, shown)) in runs.iter().zip(&views) {
@@ -497,7 +478,7 @@ fn mcts_versus_alphabeta(
 fn bench(args: &TreeArgs, file: &std::path::Path) -> Result<String, String> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    let mut eval = make_evaluator(args.eval)?;
+    let mut eval = args.eval.evaluator()?;
     let algos: Vec<Algo> = selected(args)
         .into_iter()
         .filter(|a| matches!(a, Algo::Classic(_)))

@@ -1,7 +1,11 @@
 //! The explainer's searches checked against each other.
 
 use super::*;
+use std::sync::Arc;
+
 use crate::eval::Evaluator;
+use crate::eval::nnue::{NnueEvaluator, features::FeatureSet, random::random_network};
+use crate::eval::pst::PstEvaluator;
 use crate::position::PieceChanges;
 use node::MATE;
 
@@ -56,7 +60,13 @@ const PVS: Algo = Algo::Classic(Classic::Pvs);
 
 #[test]
 fn minimax_alphabeta_and_pvs_agree_and_the_windowed_ones_visit_fewer_nodes() {
-    let evaluators: [Box<dyn Evaluator>; 2] = [Box::new(Material), Box::new(PstEvaluator::new())];
+    // A random net too: the searches must agree whatever the evaluator.
+    let net = Arc::new(random_network(FeatureSet::HalfKAv2Hm, 32, &[16, 16], 2, 7).unwrap());
+    let evaluators: [Box<dyn Evaluator>; 3] = [
+        Box::new(Material),
+        Box::new(PstEvaluator::new()),
+        Box::new(NnueEvaluator::new(net)),
+    ];
     for mut eval in evaluators {
         for fen in POSITIONS {
             for depth in 1..=3 {
