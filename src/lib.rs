@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod eval;
+pub mod explain;
 pub mod perft;
 pub mod position;
 pub mod search;

@@ -20,6 +20,8 @@ enum Command {
     Bench(tarpon::bench::BenchArgs),
     /// Count leaf nodes of the legal move tree (move generator check and speed test).
     Perft(perft::cli::Args),
+    /// Show how search algorithms work: maze solvers and chess search trees.
+    Explain(tarpon::explain::ExplainArgs),
     /// Print the static evaluation of a position (NNUE, PST and the feature set in use).
     Eval(nnue_cli::EvalArgs),
     /// Write a seeded random net (for benchmarks and tests, not for play).
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None | Some(Command::Uci) => tarpon::uci::run(),
+        Some(Command::Explain(args)) => tarpon::explain::run(&args),
         Some(Command::Bench(args)) => tarpon::bench::run(args),
         Some(Command::Perft(args)) => perft::cli::run(args),
         Some(Command::Eval(args)) => nnue_cli::run_eval(args),

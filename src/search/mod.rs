@@ -11,6 +11,7 @@ mod qsearch;
 pub mod score;
 mod searcher;
 pub mod see;
+pub mod stats;
 mod threads;
 pub mod time;
 pub mod tt;
@@ -133,6 +134,8 @@ pub struct SearchOutcome {
     /// depth follows this count.
     pub main_thread_nodes: u64,
     pub time_ms: u64,
+    /// The main thread after each completed iteration (`explain trace`).
+    pub iterations: Vec<stats::IterationStats>,
 }
 
 /// Searches `root` (which carries the game's key history for repetitions)
