@@ -29,7 +29,10 @@ use std::{
     fmt,
     panic::{self, AssertUnwindSafe},
     path::{Path, PathBuf},
-    sync::Mutex,
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicU64, Ordering},
+    },
 };
 
 use shakmaty::{
@@ -45,15 +48,17 @@ use crate::position::Position;
 /// Windows (where `:` follows drive letters), as in Stockfish.
 pub const PATH_SEPARATOR: char = if cfg!(windows) { ';' } else { ':' };
 
-/// Largest score of a mate; mate in `n` plies scores `MATE - n`.
+/// Score of delivering mate at the root (the search's `MATE`).
 pub const MATE: i32 = 32_000;
-/// Deepest ply a search reaches; scores beyond `MATE - MAX_PLY` are mates.
-pub const MAX_PLY: i32 = 256;
-/// A tablebase win found at the root. A win proven `ply` plies from the
-/// root scores `TB_WIN - ply`, so the band `TB_WIN - MAX_PLY ..= TB_WIN`
-/// sits just below the mate scores and above any evaluation.
-pub const TB_WIN: i32 = MATE - MAX_PLY - 1;
-/// Scores at least this large are tablebase wins (or mates).
+/// Deepest ply a search reaches (the search's `MAX_PLY`).
+pub const MAX_PLY: i32 = 128;
+/// Scores at or beyond this are mates (the search's `MATE_BOUND`).
+pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY;
+/// A tablebase win at the root. A win proven `ply` plies from the root
+/// scores `TB_WIN - ply`: the band `TB_WIN_IN_MAX_PLY ..= TB_WIN` sits just
+/// below the mate scores and above every static evaluation.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+/// Scores at least this large (and below `MATE_BOUND`) are tablebase wins.
 pub const TB_WIN_IN_MAX_PLY: i32 = TB_WIN - MAX_PLY;
 /// Cursed wins and blessed losses: draws under the fifty-move rule, scored a
 /// hair away from zero so the search still prefers the side with chances.
@@ -132,6 +137,8 @@ pub struct Tablebase {
     open_problems: Vec<String>,
     /// Failures met while probing, not yet handed to `take_problems`.
     probe_problems: Mutex<ProbeProblems>,
+    /// Successful probes so far, for `tbhits`.
+    hits: AtomicU64,
 }
 
 #[derive(Default)]
@@ -206,6 +213,7 @@ impl Tablebase {
             directories: Vec::new(),
             open_problems: Vec::new(),
             probe_problems: Mutex::new(ProbeProblems::default()),
+            hits: AtomicU64::new(0),
         }
     }
 
@@ -433,6 +441,11 @@ impl Tablebase {
         (wdl, self.files.len() - wdl)
     }
 
+    /// Successful probes since the tables were opened (all threads).
+    pub fn hits(&self) -> u64 {
+        self.hits.load(Ordering::Relaxed)
+    }
+
     /// Most pieces (kings included) of any table in use; 0 without tables.
     pub fn max_pieces(&self) -> u32 {
         self.max_pieces
@@ -522,7 +535,10 @@ impl Tablebase {
     /// tables) for the report and for [`Tablebase::without_failed_tables`].
     fn answer<T>(&self, result: Result<T, Failure>) -> Option<T> {
         let failure = match result {
-            Ok(value) => return Some(value),
+            Ok(value) => {
+                self.hits.fetch_add(1, Ordering::Relaxed);
+                return Some(value);
+            }
             Err(failure) => failure,
         };
         let (message, culprit) = match failure {
@@ -651,6 +667,141 @@ impl Tablebase {
         let cardinality = self.cardinality(settings.limit);
         let pieces = pos.board().occupied().count() as u32;
         pieces < cardinality || (pieces == cardinality && depth >= settings.depth)
+    }
+}
+
+/// The tables and probe options a search runs with (part of the search
+/// configuration; `tables` is `None` while `SyzygyPath` is empty).
+#[derive(Clone, Debug, Default)]
+pub struct Syzygy {
+    pub tables: Option<Arc<Tablebase>>,
+    pub settings: ProbeSettings,
+}
+
+impl Syzygy {
+    /// Opens `paths` (the `SyzygyPath` option) and returns the lines to
+    /// show as `info string`.
+    pub fn set_path(&mut self, paths: &str) -> Vec<String> {
+        let tables = Tablebase::open(paths);
+        let report = tables.report();
+        self.tables = (!tables.is_empty()).then(|| Arc::new(tables));
+        report
+    }
+
+    /// After a search: lines to show for tables that failed while probing,
+    /// which are then left out of the next search.
+    pub fn after_search(&mut self) -> Vec<String> {
+        let Some(tables) = &self.tables else {
+            return Vec::new();
+        };
+        let problems = tables.take_problems();
+        if let Some(repaired) = tables.without_failed_tables() {
+            self.tables = Some(Arc::new(repaired));
+        }
+        problems
+    }
+}
+
+/// One search thread's use of the tables: ranks the root moves, probes the
+/// tree, counts hits and says what result to report.
+#[derive(Debug, Default)]
+pub struct SearchProbe {
+    tables: Option<Arc<Tablebase>>,
+    settings: ProbeSettings,
+    /// Probe inside the tree: off once the root moves were ranked by DTZ,
+    /// whose filtering already secures the result (the search then looks
+    /// for the quickest way among them), as in Stockfish.
+    in_tree: bool,
+    root: Option<RootRanking>,
+    hits_before: u64,
+}
+
+impl SearchProbe {
+    pub fn new(syzygy: &Syzygy) -> SearchProbe {
+        SearchProbe {
+            tables: syzygy.tables.clone(),
+            settings: syzygy.settings,
+            in_tree: syzygy.tables.is_some(),
+            root: None,
+            hits_before: syzygy.tables.as_ref().map_or(0, |t| t.hits()),
+        }
+    }
+
+    /// At the root: when the tables know the position, keeps in `moves`
+    /// only the moves that keep the best result (in table order), unless
+    /// none of those was among `moves` (`go searchmoves`).
+    pub fn filter_root_moves(&mut self, pos: &mut Position, moves: &mut Vec<Move>) {
+        let Some(tables) = &self.tables else {
+            return;
+        };
+        let Some(ranking) = tables.rank_root_moves(pos, &self.settings) else {
+            return;
+        };
+        let kept: Vec<Move> = ranking.best_moves().filter(|m| moves.contains(m)).collect();
+        if !kept.is_empty() {
+            *moves = kept;
+        }
+        let winning = matches!(ranking.result(), Wdl::Win | Wdl::CursedWin);
+        self.in_tree = ranking.dtz().is_none() && winning;
+        self.root = Some(ranking);
+    }
+
+    /// Probes a node `ply` plies from the root with `depth` plies left:
+    /// the score to return when the table's answer ends the search here
+    /// (exact for draws, a lower bound for wins, an upper bound for losses).
+    pub fn probe(
+        &self,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        if !self.in_tree || ply == 0 {
+            return None;
+        }
+        let tables = self.tables.as_ref()?;
+        if !tables.should_probe_in_search(pos.chess(), depth, &self.settings) {
+            return None;
+        }
+        let wdl = fold_rule50(
+            tables.probe_wdl_after_zeroing(pos.chess())?,
+            self.settings.rule50,
+        );
+        let score = result_score(wdl, ply, self.settings.rule50);
+        let cutoff = match wdl {
+            Wdl::Win => score >= beta,
+            Wdl::Loss => score <= alpha,
+            _ => true,
+        };
+        cutoff.then_some(score)
+    }
+
+    /// Table hits since this thread started its search, counting every
+    /// thread's probes (root ranking included).
+    pub fn hits(&self) -> u64 {
+        let total = self.tables.as_ref().map_or(0, |t| t.hits());
+        total.saturating_sub(self.hits_before)
+    }
+
+    /// What the tables say about the root, if they were asked.
+    pub fn root(&self) -> Option<&RootRanking> {
+        self.root.as_ref()
+    }
+
+    /// The score and UCI `wdl` to report for the root given the search's
+    /// `score`: a mate the search found in the winning direction stands,
+    /// anything else gives way to the true result from the tables.
+    pub fn report(&self, score: i32) -> Option<(i32, (u32, u32, u32))> {
+        let root = self.root.as_ref()?;
+        let result = root.result();
+        let found_mate = match result {
+            Wdl::Win => score >= MATE_BOUND,
+            Wdl::Loss => score <= -MATE_BOUND,
+            _ => false,
+        };
+        let score = if found_mate { score } else { root.score() };
+        Some((score, root.wdl_permille()))
     }
 }
 
@@ -1036,7 +1187,7 @@ mod tests {
     #[test]
     fn scores_sit_below_mate_and_above_evaluations() {
         let win = result_score(Wdl::Win, 3, true);
-        assert!(is_tb_score(win) && win < MATE - MAX_PLY && win > 10_000);
+        assert!(is_tb_score(win) && win < MATE_BOUND && win > 10_000);
         assert_eq!(result_score(Wdl::Loss, 3, true), -win);
         assert!(
             result_score(Wdl::Win, 2, true) > win,
@@ -1045,7 +1196,7 @@ mod tests {
         assert_eq!(result_score(Wdl::CursedWin, 3, true), CURSED_SCORE);
         assert_eq!(result_score(Wdl::CursedWin, 3, false), win);
         assert_eq!(result_score(Wdl::BlessedLoss, 3, false), -win);
-        assert!(!is_tb_score(MATE - 5) && !is_tb_score(900));
+        assert!(!is_tb_score(MATE - 5) && !is_tb_score(MATE_BOUND) && !is_tb_score(900));
     }
 
     #[test]

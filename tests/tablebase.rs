@@ -10,7 +10,10 @@ use std::{
 use shakmaty::Position as _;
 use tarpon::{
     position::Position,
-    tablebase::{ProbeSettings, TB_WIN_IN_MAX_PLY, Tablebase, Wdl},
+    tablebase::{
+        MATE_BOUND, ProbeSettings, SearchProbe, Syzygy, TB_WIN, TB_WIN_IN_MAX_PLY, Tablebase, Wdl,
+        result_score,
+    },
 };
 
 const SYZYGY: &str = "../shared/data/syzygy";
@@ -607,4 +610,104 @@ fn random_damage_sweep() {
         fs::write(&path, &original).unwrap();
     }
     eprintln!("{rounds} damaged copies: {panics} prober panics caught, {errors} errors reported");
+}
+
+fn syzygy(settings: ProbeSettings) -> Syzygy {
+    let mut s = Syzygy {
+        settings,
+        ..Syzygy::default()
+    };
+    let report = s.set_path(SYZYGY);
+    assert_eq!(report.len(), 1, "{report:?}");
+    s
+}
+
+#[test]
+fn search_probes_cut_only_where_the_bound_allows() {
+    let config = syzygy(ProbeSettings::default());
+    let probe = SearchProbe::new(&config);
+    // Right after a capture or pawn move (clock 0).
+    let draw = pos("4K3/2R5/8/8/5r2/3k4/8/8 w - - 0 1");
+    let win = pos(KQK[0]);
+    let loss = pos("8/6k1/8/8/8/8/1K2Q3/8 b - - 0 1");
+    assert_eq!(probe.probe(&draw, 5, 3, -50, 50), Some(0));
+    let won = probe.probe(&win, 5, 2, 0, 100).unwrap();
+    assert_eq!(won, result_score(Wdl::Win, 2, true));
+    assert!(won >= TB_WIN_IN_MAX_PLY && won < MATE_BOUND);
+    assert_eq!(
+        probe.probe(&win, 5, 2, 0, TB_WIN),
+        None,
+        "a lower bound below beta"
+    );
+    assert_eq!(probe.probe(&loss, 5, 2, -100, 0), Some(-won));
+    assert_eq!(probe.probe(&loss, 5, 2, -TB_WIN, 0), None);
+    assert_eq!(probe.probe(&win, 5, 0, 0, 100), None, "never at the root");
+    // Not right after a zeroing move: the clock may matter, no probe.
+    assert_eq!(
+        probe.probe(&pos("8/8/6K1/8/3k4/8/8/7Q w - - 3 9"), 5, 2, 0, 100),
+        None
+    );
+    assert!(probe.hits() >= 3, "hits counted: {}", probe.hits());
+
+    // SyzygyProbeDepth: at the piece limit only from that depth on.
+    let deep = SearchProbe::new(&Syzygy {
+        settings: ProbeSettings {
+            depth: 6,
+            limit: 4,
+            rule50: true,
+        },
+        ..config.clone()
+    });
+    assert_eq!(
+        deep.probe(&draw, 5, 3, -50, 50),
+        None,
+        "4 pieces, depth 5 < 6"
+    );
+    assert_eq!(deep.probe(&draw, 6, 3, -50, 50), Some(0));
+    assert!(
+        deep.probe(&win, 1, 3, 0, 100).is_some(),
+        "3 pieces: below the limit"
+    );
+}
+
+#[test]
+fn search_probe_ranks_the_root_and_reports_the_true_result() {
+    let config = syzygy(ProbeSettings::default());
+    let mut probe = SearchProbe::new(&config);
+    let mut root = pos(KBNK[0]);
+    let mut moves: Vec<_> = root.legal_moves().to_vec();
+    let all = moves.len();
+    probe.filter_root_moves(&mut root, &mut moves);
+    assert!(!moves.is_empty() && moves.len() < all);
+    let ranking = probe.root().unwrap();
+    assert_eq!(moves, ranking.best_moves().collect::<Vec<_>>());
+    // Root ranked by DTZ: the tree is not probed any more.
+    assert_eq!(probe.probe(&pos(KQK[0]), 5, 2, 0, 100), None);
+    let (score, wdl) = probe.report(250).unwrap();
+    assert_eq!((score, wdl), (ranking.score(), (1000, 0, 0)));
+    assert!(score >= TB_WIN_IN_MAX_PLY);
+    let mate = MATE_BOUND + 40;
+    assert_eq!(probe.report(mate).unwrap().0, mate, "a found mate stands");
+
+    // searchmoves outside the kept moves: the searchmoves stay.
+    let mut probe = SearchProbe::new(&config);
+    let losing = pos("4K3/2R5/8/8/5r2/3k4/8/8 w - - 0 1");
+    let hanging: Vec<_> = {
+        let mut p = losing.clone();
+        let ranking = config
+            .tables
+            .as_ref()
+            .unwrap()
+            .rank_root_moves(&mut p, &config.settings)
+            .unwrap();
+        ranking.moves[ranking.keep..].iter().map(|m| m.mv).collect()
+    };
+    let mut moves = hanging.clone();
+    probe.filter_root_moves(&mut losing.clone(), &mut moves);
+    assert_eq!(moves, hanging);
+    assert_eq!(
+        probe.report(-300).unwrap(),
+        (0, (0, 1000, 0)),
+        "the root is a draw"
+    );
 }
