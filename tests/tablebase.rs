@@ -633,7 +633,7 @@ fn search_probes_cut_only_where_the_bound_allows() {
     assert_eq!(probe.probe(&draw, 5, 3, -50, 50), Some(0));
     let won = probe.probe(&win, 5, 2, 0, 100).unwrap();
     assert_eq!(won, result_score(Wdl::Win, 2, true));
-    assert!(won >= TB_WIN_IN_MAX_PLY && won < MATE_BOUND);
+    assert!((TB_WIN_IN_MAX_PLY..MATE_BOUND).contains(&won));
     assert_eq!(
         probe.probe(&win, 5, 2, 0, TB_WIN),
         None,
