@@ -13,6 +13,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Search the bench positions to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
+    Bench(tarpon::bench::BenchArgs),
     /// Count leaf nodes of the legal move tree (move generator check and speed test).
     Perft {
         /// Depth in plies (1 to 12).
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
             eprintln!("the UCI loop is not built yet");
             ExitCode::FAILURE
         }
+        Some(Command::Bench(args)) => tarpon::bench::run(args),
         Some(Command::Perft { depth, fen, divide }) => {
             let mut pos = match Position::from_fen(fen.as_deref().unwrap_or(START_FEN), false) {
                 Ok(p) => p,
