@@ -43,17 +43,14 @@ use shakmaty_syzygy::{Metric, ProbeError, SyzygyError};
 pub use shakmaty_syzygy::Wdl;
 
 use crate::position::Position;
+use crate::search::score::{MATE_BOUND, MAX_PLY as SEARCH_MAX_PLY};
 
 /// Separator between directories in `SyzygyPath`: `:` on Unix, `;` on
 /// Windows (where `:` follows drive letters), as in Stockfish.
 pub const PATH_SEPARATOR: char = if cfg!(windows) { ';' } else { ':' };
 
-/// Score of delivering mate at the root (the search's `MATE`).
-pub const MATE: i32 = 32_000;
-/// Deepest ply a search reaches (the search's `MAX_PLY`).
-pub const MAX_PLY: i32 = 128;
-/// Scores at or beyond this are mates (the search's `MATE_BOUND`).
-pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY;
+/// Plies a search can reach, as a score distance.
+const MAX_PLY: i32 = SEARCH_MAX_PLY as i32;
 /// A tablebase win at the root. A win proven `ply` plies from the root
 /// scores `TB_WIN - ply`: the band `TB_WIN_IN_MAX_PLY ..= TB_WIN` sits just
 /// below the mate scores and above every static evaluation.
@@ -746,17 +743,12 @@ impl SearchProbe {
         self.root = Some(ranking);
     }
 
-    /// Probes a node `ply` plies from the root with `depth` plies left:
-    /// the score to return when the table's answer ends the search here
-    /// (exact for draws, a lower bound for wins, an upper bound for losses).
-    pub fn probe(
-        &self,
-        pos: &Position,
-        depth: i32,
-        ply: usize,
-        alpha: i32,
-        beta: i32,
-    ) -> Option<i32> {
+    /// Probes a node `ply` plies from the root with `depth` plies left and
+    /// returns its score when the tables know it. The node ends there
+    /// whatever the window: the WDL result is certain, only the distance
+    /// is not, and the search does not look for a quicker mate below it
+    /// (a mate found elsewhere still outranks the tablebase band).
+    pub fn probe(&self, pos: &Position, depth: i32, ply: usize) -> Option<i32> {
         if !self.in_tree || ply == 0 {
             return None;
         }
@@ -764,17 +756,8 @@ impl SearchProbe {
         if !tables.should_probe_in_search(pos.chess(), depth, &self.settings) {
             return None;
         }
-        let wdl = fold_rule50(
-            tables.probe_wdl_after_zeroing(pos.chess())?,
-            self.settings.rule50,
-        );
-        let score = result_score(wdl, ply, self.settings.rule50);
-        let cutoff = match wdl {
-            Wdl::Win => score >= beta,
-            Wdl::Loss => score <= alpha,
-            _ => true,
-        };
-        cutoff.then_some(score)
+        let wdl = tables.probe_wdl_after_zeroing(pos.chess())?;
+        Some(result_score(wdl, ply, self.settings.rule50))
     }
 
     /// Table hits since this thread started its search, counting every
@@ -1186,6 +1169,9 @@ mod tests {
 
     #[test]
     fn scores_sit_below_mate_and_above_evaluations() {
+        use crate::search::score::{EVAL_LIMIT, MATE, Score};
+        assert!(TB_WIN_IN_MAX_PLY > EVAL_LIMIT && TB_WIN < MATE_BOUND);
+        assert!(matches!(Score::from_internal(TB_WIN), Score::Cp(_)));
         let win = result_score(Wdl::Win, 3, true);
         assert!(is_tb_score(win) && win < MATE_BOUND && win > 10_000);
         assert_eq!(result_score(Wdl::Loss, 3, true), -win);

@@ -10,9 +10,9 @@ use std::{
 use shakmaty::Position as _;
 use tarpon::{
     position::Position,
+    search::score::MATE_BOUND,
     tablebase::{
-        MATE_BOUND, ProbeSettings, SearchProbe, Syzygy, TB_WIN, TB_WIN_IN_MAX_PLY, Tablebase, Wdl,
-        result_score,
+        ProbeSettings, SearchProbe, Syzygy, TB_WIN_IN_MAX_PLY, Tablebase, Wdl, result_score,
     },
 };
 
@@ -623,28 +623,26 @@ fn syzygy(settings: ProbeSettings) -> Syzygy {
 }
 
 #[test]
-fn search_probes_cut_only_where_the_bound_allows() {
+fn search_probes_score_wins_draws_and_losses() {
     let config = syzygy(ProbeSettings::default());
     let probe = SearchProbe::new(&config);
     // Right after a capture or pawn move (clock 0).
     let draw = pos("4K3/2R5/8/8/5r2/3k4/8/8 w - - 0 1");
     let win = pos(KQK[0]);
     let loss = pos("8/6k1/8/8/8/8/1K2Q3/8 b - - 0 1");
-    assert_eq!(probe.probe(&draw, 5, 3, -50, 50), Some(0));
-    let won = probe.probe(&win, 5, 2, 0, 100).unwrap();
+    assert_eq!(probe.probe(&draw, 5, 3), Some(0));
+    let won = probe.probe(&win, 5, 2).unwrap();
     assert_eq!(won, result_score(Wdl::Win, 2, true));
     assert!((TB_WIN_IN_MAX_PLY..MATE_BOUND).contains(&won));
-    assert_eq!(
-        probe.probe(&win, 5, 2, 0, TB_WIN),
-        None,
-        "a lower bound below beta"
+    assert!(
+        probe.probe(&win, 5, 1).unwrap() > won,
+        "nearer wins score higher"
     );
-    assert_eq!(probe.probe(&loss, 5, 2, -100, 0), Some(-won));
-    assert_eq!(probe.probe(&loss, 5, 2, -TB_WIN, 0), None);
-    assert_eq!(probe.probe(&win, 5, 0, 0, 100), None, "never at the root");
+    assert_eq!(probe.probe(&loss, 5, 2), Some(-won));
+    assert_eq!(probe.probe(&win, 5, 0), None, "never at the root");
     // Not right after a zeroing move: the clock may matter, no probe.
     assert_eq!(
-        probe.probe(&pos("8/8/6K1/8/3k4/8/8/7Q w - - 3 9"), 5, 2, 0, 100),
+        probe.probe(&pos("8/8/6K1/8/3k4/8/8/7Q w - - 3 9"), 5, 2),
         None
     );
     assert!(probe.hits() >= 3, "hits counted: {}", probe.hits());
@@ -658,14 +656,10 @@ fn search_probes_cut_only_where_the_bound_allows() {
         },
         ..config.clone()
     });
-    assert_eq!(
-        deep.probe(&draw, 5, 3, -50, 50),
-        None,
-        "4 pieces, depth 5 < 6"
-    );
-    assert_eq!(deep.probe(&draw, 6, 3, -50, 50), Some(0));
+    assert_eq!(deep.probe(&draw, 5, 3), None, "4 pieces, depth 5 < 6");
+    assert_eq!(deep.probe(&draw, 6, 3), Some(0));
     assert!(
-        deep.probe(&win, 1, 3, 0, 100).is_some(),
+        deep.probe(&win, 1, 3).is_some(),
         "3 pieces: below the limit"
     );
 }
@@ -682,7 +676,7 @@ fn search_probe_ranks_the_root_and_reports_the_true_result() {
     let ranking = probe.root().unwrap();
     assert_eq!(moves, ranking.best_moves().collect::<Vec<_>>());
     // Root ranked by DTZ: the tree is not probed any more.
-    assert_eq!(probe.probe(&pos(KQK[0]), 5, 2, 0, 100), None);
+    assert_eq!(probe.probe(&pos(KQK[0]), 5, 2), None);
     let (score, wdl) = probe.report(250).unwrap();
     assert_eq!((score, wdl), (ranking.score(), (1000, 0, 0)));
     assert!(score >= TB_WIN_IN_MAX_PLY);
@@ -710,4 +704,225 @@ fn search_probe_ranks_the_root_and_reports_the_true_result() {
         (0, (0, 1000, 0)),
         "the root is a draw"
     );
+}
+
+// ---- The search with tables (phase 2) ----
+
+use tarpon::search::{Limits, SearchConfig, SearchControl, TranspositionTable, run_search};
+
+/// Runs `f` on a thread with room for a deep search.
+fn with_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn_scoped(s, f)
+            .unwrap()
+            .join()
+            .unwrap()
+    })
+}
+
+fn config(syzygy: Option<&Syzygy>) -> SearchConfig {
+    SearchConfig {
+        syzygy: syzygy.cloned().unwrap_or_default(),
+        show_wdl: true,
+        ..SearchConfig::default()
+    }
+}
+
+/// One search from `p`; returns the best move and the `info` lines.
+fn think(
+    p: &Position,
+    limits: &Limits,
+    config: &SearchConfig,
+    tt: &TranspositionTable,
+) -> (shakmaty::Move, Vec<String>) {
+    let mut lines = Vec::new();
+    let outcome = run_search(p, limits, config, tt, &SearchControl::new(), &mut |l| {
+        lines.push(l.to_string())
+    });
+    (outcome.best.expect("a legal move"), lines)
+}
+
+fn nodes(n: u64) -> Limits {
+    Limits {
+        nodes: Some(n),
+        ..Limits::default()
+    }
+}
+
+/// Plays a game from `fen` with `white` and `black` configurations, a few
+/// thousand nodes a move, until it ends or `max_plies` pass. `after_move`
+/// sees each position reached and the side that moved.
+fn play(
+    fen: &str,
+    white: &SearchConfig,
+    black: &SearchConfig,
+    max_plies: usize,
+    mut after_move: impl FnMut(&Position, shakmaty::Color),
+) -> Position {
+    let tt_white = TranspositionTable::new(4);
+    let tt_black = TranspositionTable::new(4);
+    let mut p = pos(fen);
+    for _ in 0..max_plies {
+        if p.legal_moves().is_empty()
+            || p.is_fifty_move_draw()
+            || p.repetitions() >= 2
+            || p.is_insufficient_material()
+        {
+            break;
+        }
+        let mover = p.turn();
+        let (config, tt) = if mover.is_white() {
+            (white, &tt_white)
+        } else {
+            (black, &tt_black)
+        };
+        let (m, _) = think(&p, &nodes(3000), config, tt);
+        p.make(m);
+        after_move(&p, mover);
+    }
+    p
+}
+
+#[test]
+fn engine_mates_within_the_fifty_move_rule_with_tables() {
+    let syzygy = syzygy(ProbeSettings::default());
+    let with = config(Some(&syzygy));
+    with_stack(|| {
+        for fen in KQK.iter().chain(KRK).chain(KBNK) {
+            let end = play(fen, &with, &with, 200, |_, _| {});
+            assert!(
+                end.chess().is_checkmate() && end.halfmoves() <= 100,
+                "{fen}: ended in {} (clock {})",
+                end.fen(),
+                end.halfmoves()
+            );
+            assert_eq!(end.turn(), shakmaty::Color::Black, "{fen}: white mates");
+        }
+    });
+}
+
+#[test]
+fn engine_holds_drawn_rook_and_queen_endings_with_tables() {
+    let syzygy = syzygy(ProbeSettings::default());
+    let tables = syzygy.tables.clone().unwrap();
+    let with = config(Some(&syzygy));
+    let without = config(None);
+    with_stack(|| {
+        // Drawn, with losing moves available to the side to move.
+        for fen in [
+            "4K3/2R5/8/8/5r2/3k4/8/8 w - - 0 1",
+            "8/1K6/8/8/8/4r3/k7/1R6 w - - 0 1",
+            "4q3/8/8/2k3K1/8/8/8/3Q4 b - - 0 1",
+            "k7/2Q3K1/8/8/8/1q6/8/8 b - - 0 1",
+        ] {
+            let defender = pos(fen).turn();
+            let (white, black) = if defender.is_white() {
+                (&with, &without)
+            } else {
+                (&without, &with)
+            };
+            let end = play(fen, white, black, 60, |p, mover| {
+                if mover == defender {
+                    let theirs = tables.probe_wdl_after_zeroing(p.chess());
+                    assert!(
+                        !matches!(theirs, Some(Wdl::Win | Wdl::CursedWin)),
+                        "{fen}: the table side let {} become lost",
+                        p.fen()
+                    );
+                }
+            });
+            assert!(
+                !(end.chess().is_checkmate() && end.turn() == defender),
+                "{fen}: the table side was mated in {}",
+                end.fen()
+            );
+        }
+    });
+}
+
+/// The `tbhits`, `score` and `wdl` fields of the last `info ... pv` line.
+fn last_info(lines: &[String]) -> (u64, String, String) {
+    let line = lines
+        .iter()
+        .rev()
+        .find(|l| l.contains(" pv"))
+        .expect("an info line");
+    let field = |name: &str, n: usize| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let i = words
+            .iter()
+            .position(|w| *w == name)
+            .unwrap_or_else(|| panic!("{name} in {line}"));
+        words[i + 1..i + 1 + n].join(" ")
+    };
+    (
+        field("tbhits", 1).parse().unwrap(),
+        field("score", 2),
+        field("wdl", 3),
+    )
+}
+
+#[test]
+fn info_lines_report_tbhits_and_the_true_result() {
+    let syzygy = syzygy(ProbeSettings::default());
+    let with = config(Some(&syzygy));
+    let without = config(None);
+    let tt = TranspositionTable::new(4);
+    let depth = |d| Limits {
+        depth: Some(d),
+        ..Limits::default()
+    };
+    with_stack(|| {
+        // Root in the tables: a win, far from mate.
+        let (_, lines) = think(&pos(KBNK[0]), &depth(5), &with, &tt);
+        let (hits, score, wdl) = last_info(&lines);
+        assert!(hits > 0);
+        let cp: i32 = score.strip_prefix("cp ").unwrap().parse().unwrap();
+        assert!(cp >= TB_WIN_IN_MAX_PLY && cp < MATE_BOUND, "{score}");
+        assert_eq!(wdl, "1000 0 0");
+
+        // Root in the tables: a draw, whatever the evaluation says.
+        tt.clear();
+        let (_, lines) = think(
+            &pos("4K3/2R5/8/8/5r2/3k4/8/8 w - - 0 1"),
+            &depth(5),
+            &with,
+            &tt,
+        );
+        let (_, score, wdl) = last_info(&lines);
+        assert_eq!((score.as_str(), wdl.as_str()), ("cp 0", "0 1000 0"));
+
+        // Five pieces: outside the tables until a capture; the probes after
+        // the capture show the win.
+        let five = pos("K7/8/8/8/3k4/8/3r4/3R3Q w - - 0 1");
+        tt.clear();
+        let (m, lines) = think(&five, &depth(5), &with, &tt);
+        let (hits, score, _) = last_info(&lines);
+        assert!(hits > 0, "probes after captures");
+        let cp: i32 = score
+            .strip_prefix("cp ")
+            .map_or(MATE_BOUND, |s| s.parse().unwrap());
+        assert!(cp >= TB_WIN_IN_MAX_PLY, "{score}");
+        assert_eq!(five.uci(m), "d1d2", "takes the rook into a won table");
+
+        tt.clear();
+        let (_, lines) = think(&five, &depth(5), &without, &tt);
+        assert_eq!(last_info(&lines).0, 0, "no tables, no hits");
+        let limited = config(Some(&Syzygy {
+            settings: ProbeSettings {
+                limit: 0,
+                ..ProbeSettings::default()
+            },
+            ..syzygy.clone()
+        }));
+        tt.clear();
+        let (_, lines) = think(&five, &depth(5), &limited, &tt);
+        assert_eq!(
+            last_info(&lines).0,
+            0,
+            "SyzygyProbeLimit 0 turns probing off"
+        );
+    });
 }

@@ -58,6 +58,8 @@ pub struct SearchConfig {
     pub eval: EvalChoice,
     /// Write UCI castling as king-takes-rook (`UCI_Chess960`).
     pub chess960: bool,
+    /// Syzygy tables and their probe options.
+    pub syzygy: crate::tablebase::Syzygy,
 }
 
 impl Default for SearchConfig {
@@ -69,6 +71,7 @@ impl Default for SearchConfig {
             show_wdl: false,
             eval: EvalChoice::default(),
             chess960: false,
+            syzygy: Default::default(),
         }
     }
 }

@@ -82,6 +82,8 @@ pub struct Searcher<'a, 'o, E: Evaluator> {
     pub timer: Option<Timer>,
     /// Where the main thread sends `info` lines; helpers have none.
     pub out: Option<&'o mut dyn FnMut(&str)>,
+    /// Tablebase probing: root ranking, tree probes, `tbhits`.
+    pub tb: crate::tablebase::SearchProbe,
 }
 
 impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
@@ -111,6 +113,7 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
             null_min_ply: 0,
             timer,
             out,
+            tb: crate::tablebase::SearchProbe::new(&shared.config.syzygy),
         }
     }
 
