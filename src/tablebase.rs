@@ -57,6 +57,8 @@ const MAX_PLY: i32 = SEARCH_MAX_PLY as i32;
 pub const TB_WIN: i32 = MATE_BOUND - 1;
 /// Scores at least this large (and below `MATE_BOUND`) are tablebase wins.
 pub const TB_WIN_IN_MAX_PLY: i32 = TB_WIN - MAX_PLY;
+// The band must stay between the evaluations and the mates of the search.
+const _: () = assert!(TB_WIN_IN_MAX_PLY > crate::search::score::EVAL_LIMIT && TB_WIN < MATE_BOUND);
 /// Cursed wins and blessed losses: draws under the fifty-move rule, scored a
 /// hair away from zero so the search still prefers the side with chances.
 pub const CURSED_SCORE: i32 = 2;
@@ -1169,8 +1171,7 @@ mod tests {
 
     #[test]
     fn scores_sit_below_mate_and_above_evaluations() {
-        use crate::search::score::{EVAL_LIMIT, MATE, Score};
-        assert!(TB_WIN_IN_MAX_PLY > EVAL_LIMIT && TB_WIN < MATE_BOUND);
+        use crate::search::score::{MATE, Score};
         assert!(matches!(Score::from_internal(TB_WIN), Score::Cp(_)));
         let win = result_score(Wdl::Win, 3, true);
         assert!(is_tb_score(win) && win < MATE_BOUND && win > 10_000);
