@@ -3,6 +3,8 @@
 
 pub mod bench;
 pub mod eval;
+pub mod perft;
 pub mod position;
 pub mod search;
 pub mod tablebase;
+pub mod uci;
