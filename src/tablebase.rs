@@ -128,6 +128,8 @@ impl TableFile {
 pub struct Tablebase {
     tables: shakmaty_syzygy::Tablebase<Chess>,
     files: Vec<TableFile>,
+    /// Tables found again in a later directory: used if the first is broken.
+    spares: Vec<TableFile>,
     max_pieces: u32,
     /// Directories the tables came from, for the report.
     directories: Vec<PathBuf>,
@@ -208,6 +210,7 @@ impl Tablebase {
         Tablebase {
             tables: shakmaty_syzygy::Tablebase::new(),
             files: Vec::new(),
+            spares: Vec::new(),
             max_pieces: 0,
             directories: Vec::new(),
             open_problems: Vec::new(),
@@ -254,17 +257,21 @@ impl Tablebase {
             match probe_only.add_file(&path) {
                 Ok(()) => {
                     found += 1;
-                    // A table found in an earlier directory wins, as in the crate.
-                    if !self
+                    // A table found in an earlier directory wins; a later
+                    // copy is kept in reserve.
+                    let file = TableFile {
+                        path,
+                        material,
+                        kind,
+                    };
+                    if self
                         .files
                         .iter()
-                        .any(|f| f.material == material && f.kind == kind)
+                        .any(|f| f.material == file.material && f.kind == kind)
                     {
-                        self.files.push(TableFile {
-                            path,
-                            material,
-                            kind,
-                        });
+                        self.spares.push(file);
+                    } else {
+                        self.files.push(file);
                     }
                 }
                 Err(err) => self.open_problems.push(format!(
@@ -311,8 +318,21 @@ impl Tablebase {
                 }
                 for (index, reason) in broken.iter().rev() {
                     let file = self.files.remove(*index);
+                    let spare = self
+                        .spares
+                        .iter()
+                        .position(|s| s.material == file.material && s.kind == file.kind)
+                        .map(|i| self.spares.remove(i));
+                    let instead = match spare {
+                        Some(spare) => {
+                            let text = format!("using '{}' instead", spare.path.display());
+                            self.files.push(spare);
+                            text
+                        }
+                        None => "playing on without it".to_string(),
+                    };
                     self.open_problems.push(format!(
-                        "Syzygy table '{}' is corrupt or unreadable ({reason}); playing on without it",
+                        "Syzygy table '{}' is corrupt or unreadable ({reason}); {instead}",
                         file.path.display()
                     ));
                 }

@@ -926,3 +926,78 @@ fn info_lines_report_tbhits_and_the_true_result() {
         );
     });
 }
+
+// ---- Over UCI ----
+
+/// Feeds `input` to the engine binary and returns what it printed.
+fn uci_session(input: &str) -> String {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tarpon"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the tarpon binary");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn uci_options_open_tables_and_survive_bad_ones() {
+    let dir = TempDir::new("uci");
+    fs::write(dir.0.join("KQvK.rtbw"), vec![7u8; 64 + 16]).unwrap();
+    let sep = tarpon::tablebase::PATH_SEPARATOR;
+    let out = uci_session(&format!(
+        "uci\n\
+         setoption name SyzygyPath value {}{sep}{SYZYGY}\n\
+         setoption name SyzygyProbeLimit value 9\n\
+         isready\n\
+         position fen {}\n\
+         go depth 4\n\
+         isready\n\
+         quit\n",
+        dir.path(),
+        KBNK[0]
+    ));
+    for expected in [
+        "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+        "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+        "option name Syzygy50MoveRule type check default true",
+        "info string Syzygy: found 70 tables (35 WDL, 35 DTZ) up to 4 pieces",
+        "KQvK.rtbw' is corrupt or unreadable (not a Syzygy table (wrong magic bytes)); \
+         using '../shared/data/syzygy/KQvK.rtbw' instead",
+        "info string error: setoption: SyzygyProbeLimit must be between 0 and 7, got 9",
+    ] {
+        assert!(out.contains(expected), "missing '{expected}' in:\n{out}");
+    }
+    let info = out
+        .lines()
+        .rfind(|l| l.starts_with("info depth"))
+        .expect("a search");
+    let hits: u64 = info
+        .split(" tbhits ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("tbhits");
+    assert!(hits > 0, "{info}");
+    let best = out.lines().find(|l| l.starts_with("bestmove")).unwrap();
+    let mut p = pos(KBNK[0]);
+    let ranking = tables()
+        .rank_root_moves(&mut p, &ProbeSettings::default())
+        .unwrap();
+    let played = p
+        .parse_uci(best.split_whitespace().nth(1).unwrap())
+        .unwrap();
+    assert!(
+        ranking.best_moves().any(|m| m == played),
+        "{best} keeps the fastest win"
+    );
+    assert_eq!(out.matches("readyok").count(), 2);
+}
