@@ -1,5 +1,6 @@
 //! tarpon: a UCI chess engine with NNUE evaluation, an arena for engine
 //! matches, and an explainer of how engines think.
 
+pub mod arena;
 pub mod eval;
 pub mod position;

@@ -24,6 +24,8 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Play matches between engines (UCI or xboard) and measure Elo.
+    Arena(tarpon::arena::Args),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
             eprintln!("the UCI loop is not built yet");
             ExitCode::FAILURE
         }
+        Some(Command::Arena(args)) => tarpon::arena::run(args),
         Some(Command::Perft { depth, fen, divide }) => {
             let mut pos = match Position::from_fen(fen.as_deref().unwrap_or(START_FEN), false) {
                 Ok(p) => p,
