@@ -25,7 +25,7 @@ enum Command {
         divide: bool,
     },
     /// Play matches between engines (UCI or xboard) and measure Elo.
-    Arena(tarpon::arena::Args),
+    Arena(Box<tarpon::arena::Args>),
 }
 
 fn main() -> ExitCode {
@@ -35,7 +35,7 @@ fn main() -> ExitCode {
             eprintln!("the UCI loop is not built yet");
             ExitCode::FAILURE
         }
-        Some(Command::Arena(args)) => tarpon::arena::run(args),
+        Some(Command::Arena(args)) => tarpon::arena::run(*args),
         Some(Command::Perft { depth, fen, divide }) => {
             let mut pos = match Position::from_fen(fen.as_deref().unwrap_or(START_FEN), false) {
                 Ok(p) => p,

@@ -57,7 +57,12 @@ impl Adjudicator {
 
     /// Record the score `mover`'s engine gave for the move just played at
     /// full move `move_number`, and say whether the game is adjudicated.
-    pub fn record(&mut self, mover: Color, score: Option<Score>, move_number: u32) -> Option<GameEnd> {
+    pub fn record(
+        &mut self,
+        mover: Color,
+        score: Option<Score>,
+        move_number: u32,
+    ) -> Option<GameEnd> {
         let cp = score.map(Score::as_cp);
         if let Some(rule) = self.draw {
             match cp {
@@ -112,7 +117,12 @@ mod tests {
         let mut a = Adjudicator::new(Some(rule), None);
         // Quiet from move 38 on: four quiet plies are reached at move 39,
         // but the move number rule holds it back until move 40.
-        for (n, c) in [(38, Color::White), (38, Color::Black), (39, Color::White), (39, Color::Black)] {
+        for (n, c) in [
+            (38, Color::White),
+            (38, Color::Black),
+            (39, Color::White),
+            (39, Color::Black),
+        ] {
             assert!(a.record(c, Some(Score::Cp(5)), n).is_none());
         }
         let end = a.record(Color::White, Some(Score::Cp(-3)), 40).unwrap();
@@ -120,7 +130,11 @@ mod tests {
         // A loud score resets the count.
         let mut a = Adjudicator::new(Some(rule), None);
         for (i, cp) in [5, 5, 50, 5, 5, 5, 5].into_iter().enumerate() {
-            let c = if i % 2 == 0 { Color::White } else { Color::Black };
+            let c = if i % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
             let r = a.record(c, Some(Score::Cp(cp)), 50);
             assert_eq!(r.is_some(), i == 6, "ply {i}");
         }

@@ -112,7 +112,10 @@ pub struct MatchPlan {
 /// `Vec<Vec<_>>` support) hands them over flattened, so the groups are read
 /// again from the raw command line, split the way clap splits them: each
 /// `--engine` takes the words up to the next word starting with `--`.
-pub fn group_engine_tokens(raw: &[String], flattened: &[String]) -> Result<Vec<Vec<String>>, String> {
+pub fn group_engine_tokens(
+    raw: &[String],
+    flattened: &[String],
+) -> Result<Vec<Vec<String>>, String> {
     let mut groups: Vec<Vec<String>> = Vec::new();
     let mut in_engine = false;
     for word in raw {
@@ -213,11 +216,7 @@ fn apply_shortcut(config: &mut EngineConfig, spec: &str) -> Result<(), String> {
 }
 
 /// Apply one engine key to `config`; time-control keys go to `tc`.
-fn apply_engine_key(
-    config: &mut EngineConfig,
-    key: &str,
-    value: &str,
-) -> Result<(), String> {
+fn apply_engine_key(config: &mut EngineConfig, key: &str, value: &str) -> Result<(), String> {
     let what = "--engine";
     match key {
         "cmd" => config.cmd = value.to_string(),
@@ -228,7 +227,11 @@ fn apply_engine_key(
             config.protocol = match value {
                 "uci" => Protocol::Uci,
                 "xboard" | "cecp" => Protocol::Xboard,
-                _ => return Err(format!("{what}: proto must be uci or xboard, not '{value}'")),
+                _ => {
+                    return Err(format!(
+                        "{what}: proto must be uci or xboard, not '{value}'"
+                    ));
+                }
             }
         }
         "tc" => config.tc = Some(TimeControl::parse_tc(value)?),
@@ -251,7 +254,11 @@ fn apply_engine_key(
     Ok(())
 }
 
-pub fn engine_config(each: &[String], tokens: &[String], debug: bool) -> Result<EngineConfig, String> {
+pub fn engine_config(
+    each: &[String],
+    tokens: &[String],
+    debug: bool,
+) -> Result<EngineConfig, String> {
     let mut config = blank_engine(debug);
     for token in each.iter().chain(tokens) {
         if let Some(spec) = token.strip_prefix("tarpon:") {
@@ -295,7 +302,11 @@ fn parse_sprt(tokens: &[String]) -> Result<Option<Sprt>, String> {
                 sprt.model = match value.as_str() {
                     "logistic" => EloModel::Logistic,
                     "normalized" => EloModel::Normalized,
-                    _ => return Err(format!("--sprt: model must be logistic or normalized, not '{value}'")),
+                    _ => {
+                        return Err(format!(
+                            "--sprt: model must be logistic or normalized, not '{value}'"
+                        ));
+                    }
                 }
             }
             _ => return Err(format!("--sprt: unknown key '{key}'")),
@@ -366,13 +377,19 @@ fn parse_openings(
 ) -> Result<(Vec<Opening>, String, Vec<usize>), String> {
     if tokens.is_empty() {
         if chess960 {
-            return Err("--variant fischerandom needs --openings with Chess960 positions".to_string());
+            return Err(
+                "--variant fischerandom needs --openings with Chess960 positions".to_string(),
+            );
         }
         let start = Opening {
             fen: super::game::STANDARD_FEN.to_string(),
             moves: Vec::new(),
         };
-        return Ok((vec![start], "start position".to_string(), vec![0; pairs_needed]));
+        return Ok((
+            vec![start],
+            "start position".to_string(),
+            vec![0; pairs_needed],
+        ));
     }
     let mut file = None;
     let mut format = None;
@@ -386,14 +403,22 @@ fn parse_openings(
                 format = Some(match value.as_str() {
                     "epd" => BookFormat::Epd,
                     "pgn" => BookFormat::Pgn,
-                    _ => return Err(format!("--openings: format must be epd or pgn, not '{value}'")),
+                    _ => {
+                        return Err(format!(
+                            "--openings: format must be epd or pgn, not '{value}'"
+                        ));
+                    }
                 })
             }
             "order" => {
                 random = match value.as_str() {
                     "random" => true,
                     "sequential" => false,
-                    _ => return Err(format!("--openings: order must be sequential or random, not '{value}'")),
+                    _ => {
+                        return Err(format!(
+                            "--openings: order must be sequential or random, not '{value}'"
+                        ));
+                    }
                 }
             }
             "seed" => seed = number(&key, &value, "--openings")?,
@@ -409,7 +434,10 @@ fn parse_openings(
     };
     let (book, skipped) = openings::load(&file, format, chess960, limit)?;
     if skipped > 0 {
-        eprintln!("note: skipped {skipped} unusable entries in {}", file.display());
+        eprintln!(
+            "note: skipped {skipped} unusable entries in {}",
+            file.display()
+        );
     }
     let order = if random {
         Order::Random { seed }
@@ -442,14 +470,22 @@ impl MatchPlan {
         let time_controls = engines
             .iter()
             .map(|e| {
-                e.tc.clone()
-                    .ok_or_else(|| format!("engine {}: no time control (tc=, st=, nodes= or depth=)", e.name))
+                e.tc.clone().ok_or_else(|| {
+                    format!(
+                        "engine {}: no time control (tc=, st=, nodes= or depth=)",
+                        e.name
+                    )
+                })
             })
             .collect::<Result<Vec<_>, _>>()?;
         let chess960 = match args.variant.as_str() {
             "standard" => false,
             "fischerandom" | "chess960" => true,
-            v => return Err(format!("--variant must be standard or fischerandom, not '{v}'")),
+            v => {
+                return Err(format!(
+                    "--variant must be standard or fischerandom, not '{v}'"
+                ));
+            }
         };
         if args.games == 0 || args.rounds == 0 {
             return Err("--games and --rounds must be at least 1".to_string());
@@ -515,7 +551,12 @@ mod tests {
         assert_eq!(e.options, vec![("Hash".to_string(), "64".to_string())]);
         assert_eq!(e.margin_ms, 50);
         assert_eq!(e.tc, Some(TimeControl::parse_tc("5+0.05").unwrap()));
-        let f = engine_config(&[], &tokens("cmd=/usr/games/fairymax proto=xboard st=1"), false).unwrap();
+        let f = engine_config(
+            &[],
+            &tokens("cmd=/usr/games/fairymax proto=xboard st=1"),
+            false,
+        )
+        .unwrap();
         assert_eq!(f.name, "fairymax");
         assert_eq!(f.protocol, Protocol::Xboard);
         assert!(engine_config(&[], &tokens("name=x"), false).is_err());
@@ -526,10 +567,15 @@ mod tests {
 
     #[test]
     fn engine_groups_from_the_raw_command_line() {
-        let raw = tokens("tarpon arena --engine tarpon:pst name=a --each tc=1+0.1 --engine=cmd=x args=-v --games 2");
+        let raw = tokens(
+            "tarpon arena --engine tarpon:pst name=a --each tc=1+0.1 --engine=cmd=x args=-v --games 2",
+        );
         let flat = tokens("tarpon:pst name=a cmd=x args=-v");
         let groups = group_engine_tokens(&raw, &flat).unwrap();
-        assert_eq!(groups, vec![tokens("tarpon:pst name=a"), tokens("cmd=x args=-v")]);
+        assert_eq!(
+            groups,
+            vec![tokens("tarpon:pst name=a"), tokens("cmd=x args=-v")]
+        );
         assert!(group_engine_tokens(&raw, &tokens("tarpon:pst")).is_err());
     }
 
@@ -540,9 +586,15 @@ mod tests {
         assert_eq!(e.options, vec![("Eval".to_string(), "pst".to_string())]);
         let n = engine_config(&[], &tokens("tarpon:nnue=nets/gen1.nnue name=g1"), false).unwrap();
         assert_eq!(n.name, "g1");
-        assert!(n.options.contains(&("EvalFile".to_string(), "nets/gen1.nnue".to_string())));
+        assert!(
+            n.options
+                .contains(&("EvalFile".to_string(), "nets/gen1.nnue".to_string()))
+        );
         let b = engine_config(&[], &tokens("tarpon:/tmp/old-tarpon"), false).unwrap();
-        assert_eq!((b.cmd.as_str(), b.name.as_str()), ("/tmp/old-tarpon", "old-tarpon"));
+        assert_eq!(
+            (b.cmd.as_str(), b.name.as_str()),
+            ("/tmp/old-tarpon", "old-tarpon")
+        );
     }
 
     #[test]
@@ -555,10 +607,17 @@ mod tests {
                 score: 10
             })
         );
-        assert!(parse_resign(&tokens("movecount=3 score=600 twosided=true")).unwrap().unwrap().two_sided);
+        assert!(
+            parse_resign(&tokens("movecount=3 score=600 twosided=true"))
+                .unwrap()
+                .unwrap()
+                .two_sided
+        );
         assert!(parse_resign(&tokens("movecount=3 score=600 twosided=maybe")).is_err());
         assert!(parse_sprt(&tokens("elo0=5 elo1=0")).is_err());
-        let s = parse_sprt(&tokens("elo0=0 elo1=5 model=normalized")).unwrap().unwrap();
+        let s = parse_sprt(&tokens("elo0=0 elo1=5 model=normalized"))
+            .unwrap()
+            .unwrap();
         assert_eq!(s.model, EloModel::Normalized);
     }
 }

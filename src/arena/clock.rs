@@ -111,7 +111,7 @@ impl fmt::Display for TimeControl {
 /// `1.5` → 1500 ms. Non-negative decimals only.
 pub fn parse_seconds(text: &str) -> Option<u64> {
     let value: f64 = text.trim().parse().ok()?;
-    if !value.is_finite() || value < 0.0 || value > 1e9 {
+    if !value.is_finite() || !(0.0..=1e9).contains(&value) {
         return None;
     }
     Some((value * 1000.0).round() as u64)

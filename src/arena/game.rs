@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::SystemTime;
 
-use shakmaty::san::San;
+use shakmaty::san::{San, SanPlus};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Position};
 
@@ -100,7 +100,7 @@ struct MoveList {
 
 impl MoveList {
     fn push(&mut self, chess: &Chess, m: Move, chess960: bool, comment: String) {
-        let san = San::from_move(chess, m).to_string();
+        let san = SanPlus::from_move(chess.clone(), m).to_string();
         self.uci
             .push(UciMove::from_move(m, castling_mode(chess960)).to_string());
         self.san.push(san.clone());
@@ -112,9 +112,11 @@ impl MoveList {
 fn engine_failure(referee: &Referee, side: Color, clock: &Clock, error: &EngineError) -> GameEnd {
     let who = color_name(side);
     match error {
-        EngineError::Timeout if clock.is_timed() => {
-            referee.forfeit(side, Termination::TimeForfeit, format!("{who} loses on time"))
-        }
+        EngineError::Timeout if clock.is_timed() => referee.forfeit(
+            side,
+            Termination::TimeForfeit,
+            format!("{who} loses on time"),
+        ),
         EngineError::Timeout => referee.forfeit(
             side,
             Termination::Abandoned,
@@ -258,7 +260,7 @@ pub fn play(
                 end = Some(referee.forfeit(
                     side,
                     Termination::RulesInfraction,
-                    format!("{who} makes a false claim: {result} {{{reason}}}"),
+                    format!("{who} makes a false claim: {result} ({reason})"),
                 ));
                 break;
             }

@@ -55,7 +55,10 @@ pub fn parse_epd_line(line: &str, chess960: bool) -> Result<String, String> {
     } else {
         for op in rest.split(';') {
             let mut words = op.split_whitespace();
-            match (words.next(), words.next().and_then(|v| v.parse::<u32>().ok())) {
+            match (
+                words.next(),
+                words.next().and_then(|v| v.parse::<u32>().ok()),
+            ) {
                 (Some("hmvc"), Some(v)) => halfmoves = v,
                 (Some("fmvn"), Some(v)) => fullmoves = v.max(1),
                 _ => {}
@@ -122,7 +125,11 @@ impl Visitor for MainLine {
         ControlFlow::Continue((start, fen, Vec::new(), None))
     }
 
-    fn san(&mut self, movetext: &mut Self::Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
+    fn san(
+        &mut self,
+        movetext: &mut Self::Movetext,
+        san_plus: SanPlus,
+    ) -> ControlFlow<Self::Output> {
         let (chess, _, moves, error) = movetext;
         if error.is_some() {
             return ControlFlow::Continue(());
@@ -137,7 +144,10 @@ impl Visitor for MainLine {
         ControlFlow::Continue(())
     }
 
-    fn begin_variation(&mut self, _movetext: &mut Self::Movetext) -> ControlFlow<Self::Output, Skip> {
+    fn begin_variation(
+        &mut self,
+        _movetext: &mut Self::Movetext,
+    ) -> ControlFlow<Self::Output, Skip> {
         ControlFlow::Continue(Skip(true))
     }
 
@@ -161,8 +171,7 @@ pub fn load(
     chess960: bool,
     limit: Option<usize>,
 ) -> Result<(Vec<Opening>, usize), String> {
-    let file =
-        File::open(path).map_err(|e| format!("cannot open book {}: {e}", path.display()))?;
+    let file = File::open(path).map_err(|e| format!("cannot open book {}: {e}", path.display()))?;
     let limit = limit.unwrap_or(usize::MAX);
     let mut openings = Vec::new();
     let mut skipped = 0;
@@ -260,9 +269,15 @@ mod tests {
         )
         .unwrap();
         // d6 is not a legal en passant square for White here, so it is dropped.
-        assert_eq!(a, "r1bq1rk1/ppp2ppp/5n2/2bp4/2NPP3/2P5/PP3PPP/RNBQK2R w KQ - 0 1");
-        let b = parse_epd_line("8/8/8/4k3/8/8/3QK3/8 b - - hmvc 7; fmvn 40; id \"x\";", false)
-            .unwrap();
+        assert_eq!(
+            a,
+            "r1bq1rk1/ppp2ppp/5n2/2bp4/2NPP3/2P5/PP3PPP/RNBQK2R w KQ - 0 1"
+        );
+        let b = parse_epd_line(
+            "8/8/8/4k3/8/8/3QK3/8 b - - hmvc 7; fmvn 40; id \"x\";",
+            false,
+        )
+        .unwrap();
         assert_eq!(b, "8/8/8/4k3/8/8/3QK3/8 b - - 7 40");
         assert!(parse_epd_line("8/8/8/8 w", false).is_err());
         assert!(parse_epd_line("8/8/8/8/8/8/8/8 w - -", false).is_err());
@@ -284,7 +299,10 @@ mod tests {
         std::fs::remove_dir_all(&dir).ok();
         assert_eq!(skipped, 1);
         assert_eq!(book.len(), 2);
-        assert_eq!(book[0].moves, ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"]);
+        assert_eq!(
+            book[0].moves,
+            ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"]
+        );
         assert_eq!(book[1].fen, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
         assert_eq!(book[1].moves, ["e2e4", "e8d7"]);
     }

@@ -178,11 +178,7 @@ mod tests {
     }
 
     fn play(r: &mut Referee, uci: &str) {
-        let m = uci
-            .parse::<UciMove>()
-            .unwrap()
-            .to_move(r.chess())
-            .unwrap();
+        let m = uci.parse::<UciMove>().unwrap().to_move(r.chess()).unwrap();
         r.play(m);
     }
 
@@ -198,7 +194,10 @@ mod tests {
 
         let mut r = referee("7k/8/8/8/8/8/6r1/5NK1 w - - 0 1");
         play(&mut r, "g1g2");
-        assert_eq!(r.verdict().unwrap().reason, "Draw by insufficient mating material");
+        assert_eq!(
+            r.verdict().unwrap().reason,
+            "Draw by insufficient mating material"
+        );
 
         let mut r = referee("7k/8/8/8/8/8/8/R5K1 w - - 99 80");
         assert!(r.verdict().is_none());

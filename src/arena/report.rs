@@ -90,7 +90,11 @@ impl PairingStats {
             "Elo: {} +/- {} (95%), nElo: {}, LOS: {:.1} %, DrawRatio: {:.1} %",
             signed(e.elo),
             plus_minus(e.error),
-            if e.nelo.is_finite() { format!("{:+.1}", e.nelo) } else { "n/a".to_string() },
+            if e.nelo.is_finite() {
+                format!("{:+.1}", e.nelo)
+            } else {
+                "n/a".to_string()
+            },
             100.0 * e.los,
             100.0 * e.draw_ratio
         );
@@ -128,7 +132,8 @@ fn standings(stats: &[PairingStats]) -> String {
         add(&s.second, flipped);
     }
     per_engine.sort_by(|a, b| b.1.score().total_cmp(&a.1.score()));
-    let mut out = String::from("Rank Name                      Elo vs field   Games  Score   Draws\n");
+    let mut out =
+        String::from("Rank Name                      Elo vs field   Games  Score   Draws\n");
     for (rank, (name, wdl)) in per_engine.iter().enumerate() {
         let e = estimate(wdl, &Pentanomial::default());
         let _ = writeln!(

@@ -106,7 +106,8 @@ fn worker(shared: &Shared, events: Sender<Event>) {
                     Err(engine::EngineError::Interrupted) => return,
                     Err(e) => {
                         let name = &plan.engines[engine_index].name;
-                        let _ = events.send(Event::Fatal(format!("cannot start engine {name}: {e}")));
+                        let _ =
+                            events.send(Event::Fatal(format!("cannot start engine {name}: {e}")));
                         stop.store(true, Ordering::Relaxed);
                         return;
                     }
@@ -225,8 +226,10 @@ pub fn run(plan: MatchPlan) -> Result<MatchOutcome, String> {
 
     let bar = ProgressBar::new(total as u64);
     bar.set_style(
-        ProgressStyle::with_template("{bar:30.cyan/blue} {pos}/{len} games {elapsed_precise} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ProgressStyle::with_template(
+            "{bar:30.cyan/blue} {pos}/{len} games {elapsed_precise} {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let say = |bar: &ProgressBar, line: String| {
         if bar.is_hidden() {
@@ -298,7 +301,10 @@ pub fn run(plan: MatchPlan) -> Result<MatchOutcome, String> {
             if verdict != SprtVerdict::Continue && outcome.sprt.is_none() {
                 outcome.sprt = Some(verdict);
                 stop.store(true, Ordering::SeqCst);
-                say(&bar, format!("SPRT: {} accepted, stopping", report::verdict_name(verdict)));
+                say(
+                    &bar,
+                    format!("SPRT: {} accepted, stopping", report::verdict_name(verdict)),
+                );
             }
         }
     }
@@ -310,7 +316,8 @@ pub fn run(plan: MatchPlan) -> Result<MatchOutcome, String> {
     println!("{table}");
     if let Some(path) = &shared.plan.report {
         let markdown = report::markdown(&shared.plan, &table);
-        std::fs::write(path, markdown).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(path, markdown)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(outcome)
 }
@@ -324,7 +331,11 @@ mod tests {
         assert_eq!(pairings(3, Schedule::RoundRobin), [(0, 1), (0, 2), (1, 2)]);
         assert_eq!(pairings(3, Schedule::Gauntlet), [(0, 1), (0, 2)]);
         let jobs = schedule(&[(0, 1)], 5);
-        let colours: Vec<(usize, usize, usize)> = jobs.iter().map(|j| (j.pair, j.white, j.black)).collect();
-        assert_eq!(colours, [(0, 0, 1), (0, 1, 0), (1, 0, 1), (1, 1, 0), (2, 0, 1)]);
+        let colours: Vec<(usize, usize, usize)> =
+            jobs.iter().map(|j| (j.pair, j.white, j.black)).collect();
+        assert_eq!(
+            colours,
+            [(0, 0, 1), (0, 1, 0), (1, 0, 1), (1, 1, 0), (2, 0, 1)]
+        );
     }
 }

@@ -51,8 +51,9 @@ impl UciEngine {
 
     fn sync(&mut self, stop: &AtomicBool) -> Result<(), EngineError> {
         self.process.send("isready")?;
-        self.process
-            .wait_for(READY_TIMEOUT, stop, |line| (line.trim() == "readyok").then_some(()))
+        self.process.wait_for(READY_TIMEOUT, stop, |line| {
+            (line.trim() == "readyok").then_some(())
+        })
     }
 
     fn go_command(request: &MoveRequest) -> String {

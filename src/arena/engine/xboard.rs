@@ -70,7 +70,7 @@ fn parse_thinking(line: &str) -> Option<(Score, u32)> {
     words.next()?.parse::<i64>().ok()?;
     // xboard's mate convention: 100000 + moves to mate.
     let score = if score.abs() >= 99_000 && score.abs() < 101_000 {
-        let n = 100_000 - score.abs();
+        let n = score.abs() - 100_000;
         Score::Mate(if score > 0 { n.max(1) } else { -n.max(1) })
     } else {
         Score::Cp(score)
@@ -83,7 +83,12 @@ fn parse_thinking(line: &str) -> Option<(Score, u32)> {
 fn coordinate(m: &Move, chess960: bool) -> String {
     if let Move::Castle { king, rook } = m {
         if chess960 {
-            return if rook.file() > king.file() { "O-O" } else { "O-O-O" }.to_string();
+            return if rook.file() > king.file() {
+                "O-O"
+            } else {
+                "O-O-O"
+            }
+            .to_string();
         }
         let to_file = if rook.file() > king.file() {
             shakmaty::File::G
@@ -182,8 +187,9 @@ impl XboardEngine {
         self.ping_counter += 1;
         let expected = format!("pong {}", self.ping_counter);
         self.process.send(&format!("ping {}", self.ping_counter))?;
-        self.process
-            .wait_for(READY_TIMEOUT, stop, |line| (line.trim() == expected).then_some(()))
+        self.process.wait_for(READY_TIMEOUT, stop, |line| {
+            (line.trim() == expected).then_some(())
+        })
     }
 
     fn time_control_commands(tc: &TimeControl) -> Result<Vec<String>, EngineError> {
@@ -379,7 +385,10 @@ mod tests {
             Some((Score::Cp(2), 6))
         );
         assert_eq!(parse_thinking("move e2e4"), None);
-        assert_eq!(parse_thinking("12 100003 10 100 a1a8"), Some((Score::Mate(3), 12)));
+        assert_eq!(
+            parse_thinking("12 100003 10 100 a1a8"),
+            Some((Score::Mate(3), 12))
+        );
     }
 
     #[test]
