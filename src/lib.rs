@@ -2,5 +2,9 @@
 //! matches, and an explainer of how engines think.
 
 pub mod arena;
+pub mod bench;
 pub mod eval;
+pub mod perft;
 pub mod position;
+pub mod search;
+pub mod uci;

@@ -1,7 +1,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use tarpon::position::{Position, START_FEN, perft};
+use tarpon::perft;
 
 /// tarpon: a UCI chess engine. With no subcommand it speaks UCI on stdin/stdout.
 #[derive(Parser)]
@@ -13,17 +13,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Speak UCI on stdin/stdout (the default when no subcommand is given).
+    Uci,
+    /// Search the bench positions to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
+    Bench(tarpon::bench::BenchArgs),
     /// Count leaf nodes of the legal move tree (move generator check and speed test).
-    Perft {
-        /// Depth in plies (1 to 12).
-        depth: u32,
-        /// Position to start from (default: the standard start position).
-        #[arg(long)]
-        fen: Option<String>,
-        /// Print the count below each root move, as Stockfish's `go perft` does.
-        #[arg(long)]
-        divide: bool,
-    },
+    Perft(perft::cli::Args),
     /// Play matches between engines (UCI or xboard) and measure Elo.
     Arena(Box<tarpon::arena::Args>),
 }
@@ -31,38 +26,9 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        None => {
-            eprintln!("the UCI loop is not built yet");
-            ExitCode::FAILURE
-        }
+        None | Some(Command::Uci) => tarpon::uci::run(),
+        Some(Command::Bench(args)) => tarpon::bench::run(args),
+        Some(Command::Perft(args)) => perft::cli::run(args),
         Some(Command::Arena(args)) => tarpon::arena::run(*args),
-        Some(Command::Perft { depth, fen, divide }) => {
-            let mut pos = match Position::from_fen(fen.as_deref().unwrap_or(START_FEN), false) {
-                Ok(p) => p,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::FAILURE;
-                }
-            };
-            let start = std::time::Instant::now();
-            let total = if divide {
-                let rows = perft::divide(&mut pos, depth);
-                for (m, n) in &rows {
-                    println!("{}: {n}", pos.uci(*m));
-                }
-                println!();
-                rows.iter().map(|r| r.1).sum()
-            } else {
-                perft::perft(&mut pos, depth)
-            };
-            let secs = start.elapsed().as_secs_f64();
-            println!("Nodes searched: {total}");
-            println!(
-                "time {:.3} s, {:.1} Mnps",
-                secs,
-                total as f64 / secs.max(1e-9) / 1e6
-            );
-            ExitCode::SUCCESS
-        }
     }
 }
