@@ -19,11 +19,11 @@ use crate::perft;
 use crate::position::{Position, START_FEN};
 use crate::search::{Limits, SearchConfig, SearchControl, TranspositionTable};
 use crate::uci::command::{Command, GoParams, StartPosition};
+use crate::uci::display;
 use crate::uci::options::{Options, name};
 use crate::uci::output::Output;
 use crate::uci::search_job::{self, SearchJob};
 use crate::uci::strength::{self, SplitMix64};
-use crate::uci::display;
 
 pub const ENGINE_NAME: &str = concat!("tarpon ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the tarpon developers";
@@ -195,7 +195,9 @@ impl Engine {
         }
         self.stop_search();
         if self.job.is_some() {
-            return self.out.info("error: a perft or bench is still running; go ignored");
+            return self
+                .out
+                .info("error: a perft or bench is still running; go ignored");
         }
         if let Some(depth) = params.perft {
             return self.start_perft(depth);
@@ -208,8 +210,16 @@ impl Engine {
         );
         let mut config = self.search_config();
         if let Some(level) = level {
-            limits.depth = Some(limits.depth.map_or(level.max_depth, |d| d.min(level.max_depth)));
-            limits.nodes = Some(limits.nodes.map_or(level.max_nodes, |n| n.min(level.max_nodes)));
+            limits.depth = Some(
+                limits
+                    .depth
+                    .map_or(level.max_depth, |d| d.min(level.max_depth)),
+            );
+            limits.nodes = Some(
+                limits
+                    .nodes
+                    .map_or(level.max_nodes, |n| n.min(level.max_nodes)),
+            );
             config.multipv = config.multipv.max(strength::WEAK_MULTI_PV);
         }
         let control = Arc::new(SearchControl::new());
@@ -223,7 +233,8 @@ impl Engine {
             rng: SplitMix64::new(self.rng.next()),
         };
         if self.debug {
-            self.out.info(&format!("debug: {:?} level {:?}", job.limits, job.level));
+            self.out
+                .info(&format!("debug: {:?} level {:?}", job.limits, job.level));
         }
         let handle = search_job::spawn(job, self.out.clone());
         self.job = Some(Job::Search { control, handle });
@@ -233,7 +244,8 @@ impl Engine {
         let clock = |label: &str, value: Option<i64>| {
             value.map(|v| {
                 if v < 0 {
-                    self.out.info(&format!("warning: {label} {v} is negative; using 0"));
+                    self.out
+                        .info(&format!("warning: {label} {v} is negative; using 0"));
                 }
                 v.max(0)
             })
@@ -262,11 +274,14 @@ impl Engine {
             match self.position.parse_uci(text) {
                 Ok(m) if !moves.contains(&m) => moves.push(m),
                 Ok(_) => {}
-                Err(e) => self.out.info(&format!("warning: searchmoves: {e}; ignored")),
+                Err(e) => self
+                    .out
+                    .info(&format!("warning: searchmoves: {e}; ignored")),
             }
         }
         if moves.is_empty() && !texts.is_empty() {
-            self.out.info("warning: no legal move in searchmoves; searching all moves");
+            self.out
+                .info("warning: no legal move in searchmoves; searching all moves");
         }
         moves
     }
@@ -319,7 +334,11 @@ impl Engine {
         let mut evaluator = evaluator(&choice);
         evaluator.reset(&self.position);
         let score = evaluator.evaluate(&self.position);
-        let white = if self.position.turn().is_white() { score } else { -score };
+        let white = if self.position.turn().is_white() {
+            score
+        } else {
+            -score
+        };
         self.out.line(&format!(
             "Final evaluation ({}): {:+.2} (white side) [{score} cp from the side to move]",
             self.options.text(name::EVAL),
@@ -330,7 +349,9 @@ impl Engine {
     fn bench(&mut self, depth: Option<u32>) {
         self.stop_search();
         if self.job.is_some() {
-            return self.out.info("error: a perft or bench is still running; bench ignored");
+            return self
+                .out
+                .info("error: a perft or bench is still running; bench ignored");
         }
         let eval = eval_choice(self.options.text(name::EVAL));
         self.start_task("bench", move |out| {
@@ -363,13 +384,19 @@ impl Engine {
 
     fn reap_finished_job(&mut self) {
         let finished = match &self.job {
-            Some(Job::Search { handle: Some(h), .. }) | Some(Job::Task(h)) => h.is_finished(),
+            Some(Job::Search {
+                handle: Some(h), ..
+            })
+            | Some(Job::Task(h)) => h.is_finished(),
             Some(Job::Search { handle: None, .. }) => true,
             None => false,
         };
         if finished {
             match self.job.take() {
-                Some(Job::Search { handle: Some(h), .. }) | Some(Job::Task(h)) => {
+                Some(Job::Search {
+                    handle: Some(h), ..
+                })
+                | Some(Job::Task(h)) => {
                     let _ = h.join();
                 }
                 _ => {}

@@ -27,24 +27,26 @@ use output::Output;
 /// Runs the UCI loop on stdin/stdout until `quit` or the end of input.
 pub fn run() -> ExitCode {
     let (sender, receiver) = channel::unbounded::<Command>();
-    let reader = thread::Builder::new().name("uci-reader".into()).spawn(move || {
-        let mut stdin = std::io::stdin().lock();
-        let mut bytes = Vec::new();
-        loop {
-            bytes.clear();
-            match stdin.read_until(b'\n', &mut bytes) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    // Invalid UTF-8 is garbage like any other, not a reason to stop.
-                    let command = command::parse(&String::from_utf8_lossy(&bytes));
-                    let quit = command == Command::Quit;
-                    if sender.send(command).is_err() || quit {
-                        break;
+    let reader = thread::Builder::new()
+        .name("uci-reader".into())
+        .spawn(move || {
+            let mut stdin = std::io::stdin().lock();
+            let mut bytes = Vec::new();
+            loop {
+                bytes.clear();
+                match stdin.read_until(b'\n', &mut bytes) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        // Invalid UTF-8 is garbage like any other, not a reason to stop.
+                        let command = command::parse(&String::from_utf8_lossy(&bytes));
+                        let quit = command == Command::Quit;
+                        if sender.send(command).is_err() || quit {
+                            break;
+                        }
                     }
                 }
             }
-        }
-    });
+        });
     if let Err(e) = reader {
         eprintln!("error: cannot start the UCI input thread: {e}");
         return ExitCode::FAILURE;

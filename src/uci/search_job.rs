@@ -131,7 +131,10 @@ fn choose_move(
     };
     let legal = job.position.legal_moves();
     match best {
-        Some(m) if legal.contains(&m) => (Some(m), ponder.filter(|&p| legal_after(&job.position, m, p))),
+        Some(m) if legal.contains(&m) => (
+            Some(m),
+            ponder.filter(|&p| legal_after(&job.position, m, p)),
+        ),
         Some(m) => {
             out.info(&format!(
                 "error: the search returned the illegal move {}; playing a fallback move",
@@ -153,7 +156,8 @@ fn legal_after(position: &Position, first: Move, second: Move) -> bool {
 /// A legal move when the search gave none: the last PV move it reported,
 /// else the first allowed move.
 fn fallback_move(job: &SearchJob, last_pv_move: Option<&str>) -> Option<Move> {
-    let allowed = |m: &Move| job.limits.searchmoves.is_empty() || job.limits.searchmoves.contains(m);
+    let allowed =
+        |m: &Move| job.limits.searchmoves.is_empty() || job.limits.searchmoves.contains(m);
     last_pv_move
         .and_then(|text| job.position.parse_uci(text).ok())
         .filter(allowed)
@@ -191,7 +195,10 @@ fn first_pv_move(line: &str) -> Option<&str> {
         return None;
     }
     // `info string` is free text: its words are no PV.
-    tokens.by_ref().take_while(|t| *t != "string").find(|t| *t == "pv")?;
+    tokens
+        .by_ref()
+        .take_while(|t| *t != "string")
+        .find(|t| *t == "pv")?;
     tokens.next()
 }
 
@@ -249,7 +256,9 @@ mod tests {
         });
         let lines = captured.lines();
         assert_eq!(lines[0], "info depth 1 score cp 20 pv g1f3");
-        assert!(lines[1].starts_with("info string error: the search failed (deliberate test panic)"));
+        assert!(
+            lines[1].starts_with("info string error: the search failed (deliberate test panic)")
+        );
         assert_eq!(lines[2], "bestmove g1f3");
         assert_eq!(lines.len(), 3);
     }
@@ -273,7 +282,10 @@ mod tests {
         let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
         let job = job(Some(mated), Limits::default());
         quietly(|| run(&job, &out, |_| panic!("nothing to search")));
-        assert_eq!(captured.lines().last().map(String::as_str), Some("bestmove 0000"));
+        assert_eq!(
+            captured.lines().last().map(String::as_str),
+            Some("bestmove 0000")
+        );
     }
 
     #[test]
@@ -298,13 +310,20 @@ mod tests {
         );
         job.control.stop();
         runner.join().expect("runner");
-        let bestmoves = captured.lines().iter().filter(|l| l.starts_with("bestmove")).count();
+        let bestmoves = captured
+            .lines()
+            .iter()
+            .filter(|l| l.starts_with("bestmove"))
+            .count();
         assert_eq!(bestmoves, 1);
     }
 
     #[test]
     fn pv_move_is_read_from_info_lines() {
-        assert_eq!(first_pv_move("info depth 3 score cp 1 pv e2e4 e7e5"), Some("e2e4"));
+        assert_eq!(
+            first_pv_move("info depth 3 score cp 1 pv e2e4 e7e5"),
+            Some("e2e4")
+        );
         assert_eq!(first_pv_move("info string pv is nice"), None);
         assert_eq!(first_pv_move("info depth 3"), None);
         assert_eq!(first_pv_move("bestmove e2e4"), None);

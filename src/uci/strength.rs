@@ -208,7 +208,10 @@ mod tests {
             Score::Mate(-1),
         ];
         for pair in order.windows(2) {
-            assert!(comparable_score(pair[0]) > comparable_score(pair[1]), "{pair:?}");
+            assert!(
+                comparable_score(pair[0]) > comparable_score(pair[1]),
+                "{pair:?}"
+            );
         }
     }
 
