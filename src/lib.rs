@@ -1,6 +1,7 @@
 //! tarpon: a UCI chess engine with NNUE evaluation, an arena for engine
 //! matches, and an explainer of how engines think.
 
+pub mod arena;
 pub mod bench;
 pub mod eval;
 pub mod perft;

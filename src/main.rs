@@ -19,6 +19,8 @@ enum Command {
     Bench(tarpon::bench::BenchArgs),
     /// Count leaf nodes of the legal move tree (move generator check and speed test).
     Perft(perft::cli::Args),
+    /// Play matches between engines (UCI or xboard) and measure Elo.
+    Arena(Box<tarpon::arena::Args>),
 }
 
 fn main() -> ExitCode {
@@ -27,5 +29,6 @@ fn main() -> ExitCode {
         None | Some(Command::Uci) => tarpon::uci::run(),
         Some(Command::Bench(args)) => tarpon::bench::run(args),
         Some(Command::Perft(args)) => perft::cli::run(args),
+        Some(Command::Arena(args)) => tarpon::arena::run(*args),
     }
 }
