@@ -26,6 +26,8 @@ enum Command {
     Eval(nnue_cli::EvalArgs),
     /// Write a seeded random net (for benchmarks and tests, not for play).
     RandomNet(nnue_cli::RandomNetArgs),
+    /// Play matches between engines (UCI or xboard) and measure Elo.
+    Arena(Box<tarpon::arena::Args>),
 }
 
 fn main() -> ExitCode {
@@ -37,5 +39,6 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => perft::cli::run(args),
         Some(Command::Eval(args)) => nnue_cli::run_eval(args),
         Some(Command::RandomNet(args)) => nnue_cli::run_random_net(args),
+        Some(Command::Arena(args)) => tarpon::arena::run(*args),
     }
 }

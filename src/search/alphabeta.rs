@@ -95,6 +95,9 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         {
             return h.score;
         }
+        if let Some(score) = self.tb.probe(&self.pos, depth, ply) {
+            return score;
+        }
 
         // Static evaluation, sharpened by the table's bound where it applies.
         let (static_eval, eval) = if in_check {

@@ -44,6 +44,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         if moves.is_empty() {
             moves = legal.to_vec();
         }
+        self.tb.filter_root_moves(&mut self.pos, &mut moves);
         moves.sort_by_key(|&m| {
             std::cmp::Reverse(if m.is_capture() || m.is_promotion() {
                 mvv_lva(m)
@@ -300,6 +301,11 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         if score == -INFINITE {
             return;
         }
+        // With the root in the tables, the true result (a mate found stands).
+        let (score, tb_wdl) = self
+            .tb
+            .report(score)
+            .map_or((score, None), |(s, w)| (s, Some(w)));
         let score = Score::from_internal(score);
         let elapsed = self.timer.as_ref().map_or(0, |t| t.clock.elapsed_ms());
         let nodes = self.shared.total_nodes().max(self.nodes);
@@ -316,12 +322,13 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             Edge::Exact => {}
         }
         if self.shared.config.show_wdl {
-            let (w, d, l) = score.wdl();
+            let (w, d, l) = tb_wdl.unwrap_or_else(|| score.wdl());
             line.push_str(&format!(" wdl {w} {d} {l}"));
         }
         line.push_str(&format!(
-            " nodes {nodes} nps {nps} hashfull {} tbhits 0 time {elapsed} pv",
-            self.shared.tt.hashfull()
+            " nodes {nodes} nps {nps} hashfull {} tbhits {} time {elapsed} pv",
+            self.shared.tt.hashfull(),
+            self.tb.hits()
         ));
         let pv = rm.pv.clone();
         for m in pv {

@@ -59,6 +59,8 @@ pub struct SearchConfig {
     pub eval: EvalChoice,
     /// Write UCI castling as king-takes-rook (`UCI_Chess960`).
     pub chess960: bool,
+    /// Syzygy tables and their probe options.
+    pub syzygy: crate::tablebase::Syzygy,
 }
 
 impl Default for SearchConfig {
@@ -70,6 +72,7 @@ impl Default for SearchConfig {
             show_wdl: false,
             eval: EvalChoice::default(),
             chess960: false,
+            syzygy: Default::default(),
         }
     }
 }

@@ -86,6 +86,8 @@ pub struct Searcher<'a, 'o, E: Evaluator> {
     pub stats: SearchStats,
     /// Main thread: a snapshot per completed iteration.
     pub iterations: Vec<IterationStats>,
+    /// Tablebase probing: root ranking, tree probes, `tbhits`.
+    pub tb: crate::tablebase::SearchProbe,
 }
 
 impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
@@ -117,6 +119,7 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
             out,
             stats: SearchStats::default(),
             iterations: Vec::new(),
+            tb: crate::tablebase::SearchProbe::new(&shared.config.syzygy),
         }
     }
 

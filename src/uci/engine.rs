@@ -21,6 +21,7 @@ use crate::eval::{EvalChoice, Evaluator, pst::PstEvaluator};
 use crate::perft;
 use crate::position::{Position, START_FEN};
 use crate::search::{Limits, SearchConfig, SearchControl, TranspositionTable};
+use crate::tablebase::{ProbeSettings, Syzygy};
 use crate::uci::command::{Command, GoParams, StartPosition};
 use crate::uci::display;
 use crate::uci::options::{Options, name};
@@ -59,6 +60,8 @@ pub struct Engine {
     debug: bool,
     /// The net of `EvalFile` (or the embedded one).
     net: LoadedNet,
+    /// The tables `SyzygyPath` opened.
+    syzygy: Syzygy,
 }
 
 impl Engine {
@@ -74,6 +77,7 @@ impl Engine {
             rng: SplitMix64::from_time(),
             debug: false,
             net: LoadedNet::embedded(),
+            syzygy: Syzygy::default(),
         }
     }
 
@@ -181,6 +185,13 @@ impl Engine {
             name::EVAL_FILE => match self.net.set_eval_file(self.options.text(name::EVAL_FILE)) {
                 Ok(message) | Err(message) => self.out.info(&message),
             },
+            name::SYZYGY_PATH => {
+                let path = self.options.text(name::SYZYGY_PATH).to_string();
+                self.syzygy
+                    .set_path(&path)
+                    .iter()
+                    .for_each(|l| self.out.info(l));
+            }
             _ => {}
         }
     }
@@ -191,6 +202,11 @@ impl Engine {
             self.out.info(&format!("warning: {warning}"));
         }
         self.stop_search();
+        // Tables that failed during the last search are reported and dropped.
+        self.syzygy
+            .after_search()
+            .iter()
+            .for_each(|l| self.out.info(l));
         if self.job.is_some() {
             return self
                 .out
@@ -292,6 +308,14 @@ impl Engine {
             show_wdl: self.options.check(name::SHOW_WDL),
             eval: self.eval_choice(),
             chess960: self.options.check(name::CHESS960),
+            syzygy: Syzygy {
+                tables: self.syzygy.tables.clone(),
+                settings: ProbeSettings {
+                    depth: self.options.spin(name::SYZYGY_PROBE_DEPTH) as i32,
+                    limit: self.options.spin(name::SYZYGY_PROBE_LIMIT) as u32,
+                    rule50: self.options.check(name::SYZYGY_50_MOVE_RULE),
+                },
+            },
         }
     }
 

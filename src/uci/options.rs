@@ -147,6 +147,9 @@ pub mod name {
     pub const EVAL: &str = "Eval";
     pub const EVAL_FILE: &str = "EvalFile";
     pub const SYZYGY_PATH: &str = "SyzygyPath";
+    pub const SYZYGY_PROBE_DEPTH: &str = "SyzygyProbeDepth";
+    pub const SYZYGY_PROBE_LIMIT: &str = "SyzygyProbeLimit";
+    pub const SYZYGY_50_MOVE_RULE: &str = "Syzygy50MoveRule";
     pub const CHESS960: &str = "UCI_Chess960";
     pub const SHOW_WDL: &str = "UCI_ShowWDL";
     pub const LIMIT_STRENGTH: &str = "UCI_LimitStrength";
@@ -215,6 +218,23 @@ impl Options {
             ),
             (name::EVAL_FILE, Text { default: "" }),
             (name::SYZYGY_PATH, Text { default: "" }),
+            (
+                name::SYZYGY_PROBE_DEPTH,
+                Spin {
+                    default: 1,
+                    min: 1,
+                    max: 100,
+                },
+            ),
+            (
+                name::SYZYGY_PROBE_LIMIT,
+                Spin {
+                    default: 7,
+                    min: 0,
+                    max: 7,
+                },
+            ),
+            (name::SYZYGY_50_MOVE_RULE, Check { default: true }),
             (name::CHESS960, Check { default: false }),
             (name::SHOW_WDL, Check { default: false }),
             (name::LIMIT_STRENGTH, Check { default: false }),
@@ -307,6 +327,8 @@ mod tests {
             name::MOVE_OVERHEAD,
             name::ELO,
             name::SKILL_LEVEL,
+            name::SYZYGY_PROBE_DEPTH,
+            name::SYZYGY_PROBE_LIMIT,
         ] {
             assert!(o.spin(n) > 0, "{n}");
         }
@@ -321,7 +343,8 @@ mod tests {
         assert_eq!(o.text(name::EVAL), "pst");
         assert_eq!(o.text(name::EVAL_FILE), "");
         assert!(matches!(o.value(name::CLEAR_HASH), OptionValue::None));
-        assert_eq!(o.specs().count(), 14);
+        assert!(o.check(name::SYZYGY_50_MOVE_RULE));
+        assert_eq!(o.specs().count(), 17);
     }
 
     #[test]
