@@ -3,3 +3,4 @@
 
 pub mod eval;
 pub mod position;
+pub mod train;

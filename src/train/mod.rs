@@ -1,0 +1,4 @@
+//! Growing our own nets: the training-data format, self-play data generation
+//! and the NNUE trainer (`tarpon datagen`, `tarpon train`).
+
+pub mod data;
