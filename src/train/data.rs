@@ -168,7 +168,7 @@ impl PackedPosition {
     }
 
     /// The pieces, in ascending square order. Only valid on validated records.
-    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + Clone + '_ {
         self.occupancy()
             .into_iter()
             .enumerate()
