@@ -2,7 +2,17 @@
 //! [`Evaluator`], so the classical PST evaluator and the NNUE are
 //! interchangeable (UCI option `Eval`).
 
+pub mod pst;
+
 use crate::position::{PieceChanges, Position};
+
+/// Which evaluator the search uses (UCI option `Eval`).
+#[derive(Clone, Debug, Default)]
+pub enum EvalChoice {
+    /// Sunfish's material and piece-square tables ([`pst::PstEvaluator`]).
+    #[default]
+    Pst,
+}
 
 /// A static evaluator that can follow the search incrementally.
 ///
