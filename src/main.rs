@@ -1,6 +1,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use tarpon::eval::nnue::cli as nnue_cli;
 use tarpon::position::{Position, START_FEN, perft};
 
 /// tarpon: a UCI chess engine. With no subcommand it speaks UCI on stdin/stdout.
@@ -24,6 +25,10 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Print the static evaluation of a position (NNUE and its feature set).
+    Eval(nnue_cli::EvalArgs),
+    /// Write a seeded random net (for benchmarks and tests, not for play).
+    RandomNet(nnue_cli::RandomNetArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +38,8 @@ fn main() -> ExitCode {
             eprintln!("the UCI loop is not built yet");
             ExitCode::FAILURE
         }
+        Some(Command::Eval(args)) => nnue_cli::run_eval(args),
+        Some(Command::RandomNet(args)) => nnue_cli::run_random_net(args),
         Some(Command::Perft { depth, fen, divide }) => {
             let mut pos = match Position::from_fen(fen.as_deref().unwrap_or(START_FEN), false) {
                 Ok(p) => p,
