@@ -1,6 +1,10 @@
 //! tarpon: a UCI chess engine with NNUE evaluation, an arena for engine
 //! matches, and an explainer of how engines think.
 
+pub mod bench;
 pub mod eval;
+pub mod perft;
 pub mod position;
+pub mod search;
 pub mod train;
+pub mod uci;

@@ -8,8 +8,10 @@
 //! than reversing shakmaty's state by hand and cannot get the reversal wrong.
 
 mod changes;
-pub mod perft;
 pub mod zobrist;
+
+/// Perft used to live here; the path stays valid for callers.
+pub use crate::perft;
 
 use std::fmt;
 
@@ -123,13 +125,15 @@ impl Position {
     // shakmaty's PositionError is large by design and lives only here.
     #[allow(clippy::result_large_err)]
     fn validate(setup: Setup, mode: CastlingMode) -> Result<Chess, PositionErrorKinds> {
-        match Chess::from_setup(setup, mode) {
-            Ok(chess) => Ok(chess),
-            Err(err) => err
-                .ignore_invalid_ep_square()
-                .or_else(|e| e.ignore_too_much_material())
-                .map_err(|e| e.kinds()),
-        }
+        let err = match Chess::from_setup(setup, mode) {
+            Ok(chess) => return Ok(chess),
+            Err(err) => err,
+        };
+        let err = match err.ignore_invalid_ep_square() {
+            Ok(chess) => return Ok(chess),
+            Err(err) => err,
+        };
+        err.ignore_too_much_material().map_err(|e| e.kinds())
     }
 
     pub fn chess(&self) -> &Chess {
@@ -222,7 +226,16 @@ impl Position {
     /// Passes the move to the opponent. Not allowed in check (returns false
     /// and changes nothing).
     pub fn make_null(&mut self) -> bool {
-        let Ok(swapped) = self.chess.clone().swap_turn() else {
+        if self.chess.is_check() {
+            return false;
+        }
+        let swapped = self
+            .chess
+            .to_setup(EnPassantMode::Always)
+            .into_swapped_turn();
+        // The position was accepted before, and passing when not in check
+        // cannot make it illegal; still, refuse rather than panic.
+        let Ok(swapped) = Self::validate(swapped, self.castling_mode()) else {
             return false;
         };
         self.undo.push(Undo {

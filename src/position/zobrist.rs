@@ -100,9 +100,19 @@ pub fn side_key(turn: Color) -> u64 {
 /// the repetition rule demands).
 #[inline]
 pub fn state_key(chess: &Chess) -> u64 {
-    side_key(chess.turn())
-        ^ castling_key(chess.castles().castling_rights())
-        ^ en_passant_key(chess.ep_square(EnPassantMode::Legal))
+    let ep = match chess.maybe_ep_square() {
+        None => 0,
+        Some(_) => legal_en_passant_key(chess),
+    };
+    side_key(chess.turn()) ^ castling_key(chess.castles().castling_rights()) ^ ep
+}
+
+/// Kept out of line: deciding whether an en-passant capture is legal needs a
+/// move list on the stack, which would bloat every caller's frame, while
+/// only double pawn pushes get here.
+#[inline(never)]
+fn legal_en_passant_key(chess: &Chess) -> u64 {
+    en_passant_key(chess.ep_square(EnPassantMode::Legal))
 }
 
 /// The key computed from scratch; the incremental key must always equal it.

@@ -1,0 +1,110 @@
+//! `tarpon bench`: a fixed-depth search of 47 varied positions, each with a
+//! fresh hash table on one thread. The total node count is deterministic and
+//! identifies the search (it goes in every commit message that changes the
+//! search); the speed goes in the last line, `<nodes> nodes <nps> nps`, as
+//! OpenBench expects.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use crate::eval::EvalChoice;
+use crate::position::Position;
+use crate::search::{Limits, SearchConfig, SearchControl, TranspositionTable, run_search};
+
+/// The positions: Stockfish 15.1's bench set with its `moves` suffixes applied.
+pub const BENCH_FENS: &str = include_str!("bench-fens.txt");
+/// Depth that takes a few seconds in a release build.
+pub const DEFAULT_DEPTH: u32 = 11;
+pub const DEFAULT_HASH_MB: usize = 16;
+
+#[derive(Clone, Debug)]
+pub struct BenchResult {
+    pub nodes: u64,
+    pub elapsed_ms: u64,
+}
+
+impl BenchResult {
+    pub fn nps(&self) -> u64 {
+        self.nodes * 1000 / self.elapsed_ms.max(1)
+    }
+}
+
+/// Runs the bench, sending one line per position and a summary to `out`; the
+/// last line is `<nodes> nodes <nps> nps`.
+pub fn bench(
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    eval: &EvalChoice,
+    out: &mut dyn FnMut(&str),
+) -> BenchResult {
+    let config = SearchConfig {
+        threads: threads.max(1),
+        eval: eval.clone(),
+        ..SearchConfig::default()
+    };
+    let limits = Limits {
+        depth: Some(depth.max(1)),
+        ..Limits::default()
+    };
+    let control = SearchControl::new();
+    let fens: Vec<&str> = BENCH_FENS
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let mut nodes = 0;
+    let start = Instant::now();
+    for (i, fen) in fens.iter().enumerate() {
+        let Ok(pos) = Position::from_fen(fen, false) else {
+            out(&format!("skipping unreadable bench position {fen}"));
+            continue;
+        };
+        let tt = TranspositionTable::new(hash_mb);
+        let outcome = run_search(&pos, &limits, &config, &tt, &control, &mut |_| {});
+        nodes += outcome.nodes;
+        let best = outcome.best.map_or("0000".to_string(), |m| pos.uci(m));
+        out(&format!(
+            "position {:2}/{}  bestmove {best:6} nodes {:10}  {fen}",
+            i + 1,
+            fens.len(),
+            outcome.nodes
+        ));
+    }
+    let result = BenchResult {
+        nodes,
+        elapsed_ms: start.elapsed().as_millis() as u64,
+    };
+    out("===========================");
+    out(&format!("Total time (ms) : {}", result.elapsed_ms));
+    out(&format!("Nodes searched  : {}", result.nodes));
+    out(&format!("Nodes/second    : {}", result.nps()));
+    out(&format!("{} nodes {} nps", result.nodes, result.nps()));
+    result
+}
+
+/// Command line of `tarpon bench`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Search depth for every position.
+    #[arg(default_value_t = DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: u32,
+    /// Search threads (more than one makes the node count vary; use it to
+    /// measure Lazy SMP time to depth).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: u64,
+    /// Hash table size in MB, fresh for every position.
+    #[arg(long, default_value_t = DEFAULT_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub hash: u64,
+}
+
+pub fn run(args: BenchArgs) -> ExitCode {
+    bench(
+        args.depth,
+        args.threads as usize,
+        args.hash as usize,
+        &EvalChoice::default(),
+        &mut |line| println!("{line}"),
+    );
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,329 @@
+//! The main search: negamax principal variation search with the usual
+//! selectivity (null move, reverse futility, futility, late-move pruning and
+//! reductions) and check extensions.
+
+use std::sync::OnceLock;
+
+use shakmaty::{Move, MoveList};
+
+use super::check::gives_check;
+use super::movepick::{MovePicker, is_tactical};
+use super::score::{DRAW, INFINITE, MATE_BOUND, MAX_PLY, is_mate_score, mated_in};
+use super::searcher::{NO_EVAL, Searcher};
+use super::see::see;
+use super::tt::{Bound, bound_allows, pack_move, refines_eval, unpack_move};
+use crate::eval::Evaluator;
+
+/// Late-move reduction in plies by [depth][move number]: grows with the log of
+/// both, so late moves at deep nodes are searched much shallower.
+fn lmr_table() -> &'static [[i32; 64]; 64] {
+    static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.5) as i32;
+            }
+        }
+        t
+    })
+}
+
+/// Margins (centipawns per ply of remaining depth).
+const REVERSE_FUTILITY_MARGIN: i32 = 120;
+const FUTILITY_BASE: i32 = 90;
+const FUTILITY_MARGIN: i32 = 100;
+const SEE_PRUNE_MARGIN: i32 = 100;
+
+impl<E: Evaluator> Searcher<'_, '_, E> {
+    /// Draw by repetition (game history included), fifty moves or material.
+    fn is_draw(&self, ply: usize, in_check: bool) -> bool {
+        if self.pos.is_repetition_draw(ply) || self.pos.is_insufficient_material() {
+            return true;
+        }
+        // Checkmate on the hundredth ply still wins.
+        self.pos.is_fifty_move_draw() && (!in_check || !self.pos.legal_moves().is_empty())
+    }
+
+    pub fn negamax(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        let root = ply == 0;
+        let is_pv = beta - alpha > 1;
+        self.pv_len[ply] = ply;
+        let in_check = self.pos.is_check();
+
+        if !root {
+            if self.is_draw(ply, in_check) {
+                return DRAW;
+            }
+            if ply >= MAX_PLY - 1 {
+                return if in_check { DRAW } else { self.evaluate() };
+            }
+            // Mate-distance pruning: no line from here beats a mate already found closer to the root.
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(-mated_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply);
+        }
+        if self.tick() {
+            return 0;
+        }
+        if is_pv {
+            self.seldepth = self.seldepth.max(ply + 1);
+        }
+
+        let key = self.pos.key();
+        let hit = self.shared.tt.probe(key, ply);
+        if let Some(h) = hit
+            && !is_pv
+            && h.depth >= depth
+            && bound_allows(h.bound, h.score, alpha, beta)
+            // Near the fifty-move limit a stored score may ignore the coming draw.
+            && self.pos.halfmoves() < 90
+        {
+            return h.score;
+        }
+
+        // Static evaluation, sharpened by the table's bound where it applies.
+        let (static_eval, eval) = if in_check {
+            (NO_EVAL, NO_EVAL)
+        } else {
+            let se = match hit {
+                Some(h) if h.eval != NO_EVAL => h.eval,
+                _ => self.evaluate(),
+            };
+            let e = match hit {
+                Some(h) if refines_eval(h.bound, h.score, se) => h.score,
+                _ => se,
+            };
+            (se, e)
+        };
+        self.stack[ply].static_eval = static_eval;
+        // Better than two plies ago (the same side's last evaluation); near the
+        // root there is nothing to compare with, so assume it is.
+        let improving = !in_check
+            && (ply < 2
+                || self.stack[ply - 2].static_eval == NO_EVAL
+                || static_eval > self.stack[ply - 2].static_eval);
+
+        if !is_pv && !in_check && !root {
+            // Reverse futility: far above beta with little depth left, assume it holds.
+            if depth <= 8
+                && eval - REVERSE_FUTILITY_MARGIN * (depth - i32::from(improving)) >= beta
+                && !is_mate_score(beta)
+            {
+                return eval;
+            }
+            if let Some(score) = self.try_null_move(beta, depth, ply, eval, cut_node) {
+                return score;
+            }
+        }
+
+        let legal = self.pos.legal_moves();
+        if legal.is_empty() {
+            return if in_check { mated_in(ply) } else { DRAW };
+        }
+        let tt_move = hit.and_then(|h| unpack_move(h.packed_move, &legal));
+        // Internal iterative reduction: without a table move this node is
+        // probably not worth its full depth; the next visit will have one.
+        if depth >= 4 && tt_move.is_none() && !root {
+            depth -= 1;
+        }
+
+        let turn = self.pos.turn();
+        let previous = if root { None } else { self.stack[ply - 1].mv };
+        let killers = self.history.killers(ply);
+        let counter = self.history.counter_move(turn, previous);
+        let mut picker = MovePicker::new(legal, tt_move, killers, counter);
+        let mut root_index = self.pv_index;
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITE;
+        let mut best_move: Option<Move> = None;
+        let mut quiets_tried = MoveList::new();
+        let mut moves_searched = 0usize;
+
+        loop {
+            let m = if root {
+                let Some(rm) = self.root_moves.get(root_index) else {
+                    break;
+                };
+                root_index += 1;
+                rm.mv
+            } else {
+                match picker.next(self.pos.chess(), &self.history) {
+                    Some(m) => m,
+                    None => break,
+                }
+            };
+            let quiet = !is_tactical(m);
+
+            // Shallow-depth pruning, only once a move has saved us from being mated.
+            if !root && !in_check && best_score > -MATE_BOUND {
+                if quiet {
+                    let late_move_limit = (3 + depth * depth) / (2 - i32::from(improving));
+                    let late = depth <= 8 && quiets_tried.len() as i32 >= late_move_limit;
+                    // Futility: a quiet move cannot lift a hopeless eval.
+                    let futile =
+                        depth <= 8 && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
+                    // Checks are kept: they are how mating attacks are found at low depth.
+                    if (late || futile) && !gives_check(self.pos.chess(), m) {
+                        continue;
+                    }
+                } else if depth <= 6 && see(self.pos.chess(), m) < -SEE_PRUNE_MARGIN * depth {
+                    continue;
+                }
+            }
+
+            if root && self.is_main() {
+                self.report_current_move(m, root_index - self.pv_index);
+            }
+            self.make(ply, m);
+            moves_searched += 1;
+            let gives_check = self.pos.is_check();
+            // Check extension, bounded so perpetual checks cannot run away.
+            let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let new_depth = depth - 1 + extension;
+
+            let mut score;
+            if moves_searched == 1 {
+                score = -self.negamax(-beta, -alpha, new_depth, ply + 1, !is_pv && !cut_node);
+            } else {
+                let mut reduction = 0;
+                if depth >= 3 && moves_searched > 1 + usize::from(is_pv) && quiet {
+                    reduction = lmr_table()[depth.min(63) as usize][moves_searched.min(63)];
+                    reduction -= i32::from(is_pv);
+                    reduction += i32::from(!improving);
+                    reduction += i32::from(cut_node);
+                    reduction -= i32::from(gives_check);
+                    reduction -= i32::from(
+                        Some(m) == killers[0] || Some(m) == killers[1] || Some(m) == counter,
+                    );
+                    reduction -= self.history.score(turn, m) / 6000;
+                    reduction = reduction.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax(-alpha - 1, -alpha, new_depth - reduction, ply + 1, true);
+                if score > alpha && reduction > 0 {
+                    score = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+                if is_pv && score > alpha {
+                    score = -self.negamax(-beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            self.unmake();
+            if self.stopped {
+                return 0;
+            }
+
+            if root {
+                self.record_root_score(m, score, alpha, moves_searched == 1, ply);
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if is_pv {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.history.record_cutoff(
+                                turn,
+                                ply,
+                                depth,
+                                m,
+                                &quiets_tried,
+                                previous,
+                            );
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if quiet && Some(m) != best_move && quiets_tried.len() < quiets_tried.capacity() {
+                quiets_tried.push(m);
+            }
+        }
+
+        if moves_searched == 0 {
+            // Every move was pruned or excluded (root with searchmoves/MultiPV): fail low.
+            return if root { alpha } else { best_score.max(alpha) };
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_move.is_some() && best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        // MultiPV lines after the first exclude moves: their scores are not the node's.
+        if !(root && self.pv_index > 0) {
+            self.shared.tt.store(
+                key,
+                ply,
+                best_move.map_or(0, pack_move),
+                best_score,
+                static_eval,
+                depth,
+                bound,
+            );
+        }
+        best_score
+    }
+
+    /// Null move: let the opponent move twice; if that still fails high, the
+    /// node almost surely does. Returns the cutoff score when it applies.
+    fn try_null_move(
+        &mut self,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        eval: i32,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let after_null = self.stack[ply - 1].mv.is_none();
+        if depth < 3
+            || eval < beta
+            || after_null
+            || ply < self.null_min_ply
+            || is_mate_score(beta)
+            || !self.has_non_pawn_material()
+        {
+            return None;
+        }
+        let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+        self.stack[ply].mv = None;
+        if !self.pos.make_null() {
+            return None;
+        }
+        self.eval.push_null();
+        let score = -self.negamax(-beta, -beta + 1, depth - reduction, ply + 1, !cut_node);
+        self.unmake();
+        if self.stopped || score < beta {
+            return None;
+        }
+        // Never claim a mate from a position where we passed.
+        let score = if score >= MATE_BOUND { beta } else { score };
+        // With few pieces zugzwang is likely, and deep cutoffs are costly to
+        // get wrong: verify with a normal search that allows no null move near here.
+        let zugzwang_prone = self.non_pawn_pieces() <= 1;
+        if self.null_min_ply > 0 || (depth < 10 && !zugzwang_prone) {
+            return Some(score);
+        }
+        self.null_min_ply = ply + (3 * (depth - reduction) / 4).max(1) as usize;
+        let verified = self.negamax(beta - 1, beta, depth - reduction, ply, false);
+        self.null_min_ply = 0;
+        (!self.stopped && verified >= beta).then_some(score)
+    }
+}

@@ -1,0 +1,330 @@
+//! Iterative deepening: each thread searches depth 1, 2, 3, ... with
+//! aspiration windows around the last score, one MultiPV line at a time. The
+//! main thread also reports `info` lines and decides when to stop.
+
+use shakmaty::Move;
+
+use super::Score;
+use super::movepick::mvv_lva;
+use super::score::{INFINITE, MATE_BOUND, MAX_PLY, is_mate_score};
+use super::searcher::{RootMove, Searcher};
+use super::time::soft_scale;
+use crate::eval::Evaluator;
+
+/// Deepest iteration (plies of nominal depth).
+pub const MAX_DEPTH: i32 = (MAX_PLY - 8) as i32;
+/// First aspiration half-width, in centipawns.
+const ASPIRATION_DELTA: i32 = 20;
+/// `currmove` lines only after this long, as other engines do.
+const CURRMOVE_AFTER_MS: u64 = 3000;
+
+/// Lazy SMP: helper `i` skips some depths so helpers spread over depths
+/// instead of all searching the main thread's iteration (Stockfish 9 tables).
+const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Edge {
+    Exact,
+    Lower,
+    Upper,
+}
+
+impl<E: Evaluator> Searcher<'_, '_, E> {
+    /// Fills the root move list: legal moves (restricted to `searchmoves` if
+    /// any of those is legal), captures first by MVV-LVA.
+    pub fn init_root_moves(&mut self) {
+        let legal = self.pos.legal_moves();
+        let wanted = &self.shared.limits.searchmoves;
+        let mut moves: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| wanted.contains(m))
+            .collect();
+        if moves.is_empty() {
+            moves = legal.to_vec();
+        }
+        moves.sort_by_key(|&m| {
+            std::cmp::Reverse(if m.is_capture() || m.is_promotion() {
+                mvv_lva(m)
+            } else {
+                -1_000_000
+            })
+        });
+        self.root_moves = moves
+            .into_iter()
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITE,
+                prev_score: -INFINITE,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+    }
+
+    /// Called by the root node after searching move `m`.
+    pub fn record_root_score(&mut self, m: Move, score: i32, alpha: i32, first: bool, ply: usize) {
+        let seldepth = self.seldepth;
+        let child_pv: Vec<Move> = (ply + 1..self.pv_len[ply + 1])
+            .map_while(|i| self.pv[ply + 1][i])
+            .collect();
+        let Some(rm) = self.root_moves.iter_mut().find(|rm| rm.mv == m) else {
+            return;
+        };
+        if first || score > alpha {
+            rm.score = score;
+            rm.seldepth = seldepth;
+            rm.pv.clear();
+            rm.pv.push(m);
+            rm.pv.extend(child_pv);
+        } else {
+            rm.score = -INFINITE;
+        }
+    }
+
+    pub fn report_current_move(&mut self, m: Move, number: usize) {
+        let Some(timer) = &self.timer else { return };
+        if timer.clock.elapsed_ms() < CURRMOVE_AFTER_MS {
+            return;
+        }
+        let line = format!(
+            "info depth {} currmove {} currmovenumber {}",
+            self.root_depth,
+            self.uci_move(m),
+            number
+        );
+        self.emit(&line);
+    }
+
+    fn uci_move(&self, m: Move) -> String {
+        let mode = if self.shared.config.chess960 {
+            shakmaty::CastlingMode::Chess960
+        } else {
+            self.pos.castling_mode()
+        };
+        m.to_uci(mode).to_string()
+    }
+
+    fn emit(&mut self, line: &str) {
+        if let Some(out) = self.out.as_mut() {
+            out(line);
+        }
+    }
+
+    /// Helpers skip depths by their skip pattern.
+    fn skips_depth(&self, depth: i32) -> bool {
+        if self.is_main() {
+            return false;
+        }
+        let i = (self.id - 1) % SKIP_SIZE.len();
+        ((depth + self.pos.game_ply() as i32 + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 == 1
+    }
+
+    /// Iterative deepening until a limit or a stop. Returns the depth of the
+    /// last completed iteration.
+    pub fn iterative_deepening(&mut self) -> i32 {
+        self.init_root_moves();
+        let limits = self.shared.limits;
+        let max_depth = limits
+            .depth
+            .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
+        let multipv = self
+            .shared
+            .config
+            .multipv
+            .clamp(1, self.root_moves.len().max(1));
+        let mut completed = 0;
+        let mut last_best: Option<Move> = None;
+        let mut stable_iterations = 0u32;
+        let mut best_move_changes = 0.0f64;
+        let mut previous_score = -INFINITE;
+
+        for depth in 1..=max_depth {
+            if self.skips_depth(depth) {
+                continue;
+            }
+            self.root_depth = depth;
+            for rm in &mut self.root_moves {
+                if rm.score != -INFINITE {
+                    rm.prev_score = rm.score;
+                }
+            }
+            for pv_index in 0..multipv {
+                self.pv_index = pv_index;
+                self.seldepth = 0;
+                self.search_line(depth);
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            completed = depth;
+            if !self.is_main() {
+                continue;
+            }
+            self.publish_nodes();
+            self.report_lines(depth, multipv);
+
+            // Time management from how settled the best move is.
+            let best = self.root_moves[0].mv;
+            let score = self.root_moves[0].score;
+            best_move_changes *= 0.5;
+            if last_best == Some(best) {
+                stable_iterations += 1;
+            } else {
+                stable_iterations = 0;
+                if last_best.is_some() {
+                    best_move_changes += 1.0;
+                }
+            }
+            last_best = Some(best);
+            let drop = if previous_score == -INFINITE {
+                0
+            } else {
+                previous_score - score
+            };
+            previous_score = score;
+
+            if self.enough(depth, score, best_move_changes, stable_iterations, drop) {
+                break;
+            }
+        }
+        completed
+    }
+
+    /// Whether the main thread stops after a completed iteration.
+    fn enough(&mut self, depth: i32, score: i32, changes: f64, stable: u32, drop: i32) -> bool {
+        let limits = self.shared.limits;
+        if self.shared.control.is_stopped() {
+            return true;
+        }
+        if let Some(n) = limits.mate
+            && score >= MATE_BOUND
+            && let Score::Mate(moves) = Score::from_internal(score)
+            && moves <= n as i32
+        {
+            return true;
+        }
+        if let Some(n) = limits.nodes
+            && self.shared.total_nodes() >= n
+        {
+            return true;
+        }
+        if self.hard_limit_reached() {
+            return true;
+        }
+        let Some(timer) = &self.timer else {
+            return false;
+        };
+        if timer.pondering || limits.infinite {
+            return false;
+        }
+        let Some(budget) = timer.budget else {
+            return false;
+        };
+        // Only one legal move: no need to think.
+        if self.root_moves.len() == 1 && depth >= 4 {
+            return true;
+        }
+        let elapsed = timer.clock.elapsed_ms() as f64;
+        let soft = budget.soft_ms as f64 * soft_scale(changes, stable, drop);
+        // The next iteration takes a few times longer than this one: do not
+        // start it when it could not finish within the soft limit.
+        elapsed >= soft || (elapsed >= soft * 0.6 && !is_mate_score(score))
+    }
+
+    /// One MultiPV line at one depth, with aspiration windows.
+    fn search_line(&mut self, depth: i32) {
+        let pv_index = self.pv_index;
+        let previous = self.root_moves[pv_index].prev_score;
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) =
+            if depth >= 5 && previous != -INFINITE && !is_mate_score(previous) {
+                (
+                    (previous - delta).max(-INFINITE),
+                    (previous + delta).min(INFINITE),
+                )
+            } else {
+                (-INFINITE, INFINITE)
+            };
+        loop {
+            for rm in &mut self.root_moves[pv_index..] {
+                rm.score = -INFINITE;
+            }
+            let score = self.negamax(alpha, beta, depth, 0, false);
+            // Stable: moves that did not become best keep their order.
+            self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            if self.stopped {
+                return;
+            }
+            if score <= alpha {
+                if self.is_main() {
+                    self.report_line(depth, pv_index, Edge::Upper);
+                }
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+            } else if score >= beta {
+                if self.is_main() {
+                    self.report_line(depth, pv_index, Edge::Lower);
+                }
+                beta = (score + delta).min(INFINITE);
+            } else {
+                self.root_moves[pv_index].prev_score = score;
+                return;
+            }
+            delta += delta / 2;
+        }
+    }
+
+    fn report_lines(&mut self, depth: i32, multipv: usize) {
+        for i in 0..multipv {
+            self.report_line(depth, i, Edge::Exact);
+        }
+    }
+
+    fn report_line(&mut self, depth: i32, index: usize, edge: Edge) {
+        let Some(rm) = self.root_moves.get(index) else {
+            return;
+        };
+        let score = if rm.score == -INFINITE {
+            rm.prev_score
+        } else {
+            rm.score
+        };
+        if score == -INFINITE {
+            return;
+        }
+        let score = Score::from_internal(score);
+        let elapsed = self.timer.as_ref().map_or(0, |t| t.clock.elapsed_ms());
+        let nodes = self.shared.total_nodes().max(self.nodes);
+        let nps = nodes * 1000 / elapsed.max(1);
+        let mut line = format!(
+            "info depth {depth} seldepth {} multipv {} score {}",
+            rm.seldepth.max(1),
+            index + 1,
+            score.uci()
+        );
+        match edge {
+            Edge::Lower => line.push_str(" lowerbound"),
+            Edge::Upper => line.push_str(" upperbound"),
+            Edge::Exact => {}
+        }
+        if self.shared.config.show_wdl {
+            let (w, d, l) = score.wdl();
+            line.push_str(&format!(" wdl {w} {d} {l}"));
+        }
+        line.push_str(&format!(
+            " nodes {nodes} nps {nps} hashfull {} tbhits 0 time {elapsed} pv",
+            self.shared.tt.hashfull()
+        ));
+        let pv = rm.pv.clone();
+        for m in pv {
+            line.push(' ');
+            line.push_str(&self.uci_move(m));
+        }
+        self.emit(&line);
+    }
+}

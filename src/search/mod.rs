@@ -1,0 +1,161 @@
+//! The search: iterative deepening with aspiration windows over a negamax
+//! principal variation search, quiescence, a shared lock-free transposition
+//! table and Lazy SMP helpers. The UCI loop drives it through [`run_search`].
+
+mod alphabeta;
+mod check;
+mod driver;
+pub mod history;
+pub mod movepick;
+mod qsearch;
+pub mod score;
+mod searcher;
+pub mod see;
+mod threads;
+pub mod time;
+pub mod tt;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use shakmaty::Move;
+
+use crate::eval::{EvalChoice, pst::PstEvaluator};
+use crate::position::Position;
+
+pub use score::Score;
+pub use tt::TranspositionTable;
+
+/// What `go` asked for. Absent fields impose no limit.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime_ms: Option<u64>,
+    pub wtime_ms: Option<i64>,
+    pub btime_ms: Option<i64>,
+    pub winc_ms: Option<i64>,
+    pub binc_ms: Option<i64>,
+    pub movestogo: Option<u32>,
+    /// Search for a mate in at most this many moves.
+    pub mate: Option<u32>,
+    pub infinite: bool,
+    /// Time limits apply only after [`SearchControl::ponderhit`].
+    pub ponder: bool,
+    /// Restrict the root to these moves (ignored when none of them is legal).
+    pub searchmoves: Vec<Move>,
+}
+
+/// Engine settings that outlive one search (UCI options).
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    /// Search threads including the main one (at least 1).
+    pub threads: usize,
+    /// Number of principal variations to report (at least 1).
+    pub multipv: usize,
+    pub move_overhead_ms: u64,
+    /// Add `wdl` to `info` lines.
+    pub show_wdl: bool,
+    pub eval: EvalChoice,
+    /// Write UCI castling as king-takes-rook (`UCI_Chess960`).
+    pub chess960: bool,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: 10,
+            show_wdl: false,
+            eval: EvalChoice::default(),
+            chess960: false,
+        }
+    }
+}
+
+/// Signals from the UCI thread to a running search; share it through `Arc`.
+#[derive(Debug, Default)]
+pub struct SearchControl {
+    stop: AtomicBool,
+    ponderhit: AtomicBool,
+}
+
+impl SearchControl {
+    pub fn new() -> SearchControl {
+        SearchControl::default()
+    }
+
+    /// Ends the search as soon as possible (`stop`, `quit`).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// The opponent played the expected move: time limits start to count.
+    pub fn ponderhit(&self) {
+        self.ponderhit.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    pub fn is_ponderhit(&self) -> bool {
+        self.ponderhit.load(Ordering::Relaxed)
+    }
+
+    /// Clears both flags; call before starting a new search.
+    pub fn reset(&self) {
+        self.stop.store(false, Ordering::Relaxed);
+        self.ponderhit.store(false, Ordering::Relaxed);
+    }
+}
+
+/// One principal variation of the last completed iteration.
+#[derive(Clone, Debug)]
+pub struct PvLine {
+    pub score: Score,
+    pub pv: Vec<Move>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct SearchOutcome {
+    /// `None` only when the root has no legal move (`bestmove 0000`).
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    /// Best first; as many as MultiPV asked for (and legal moves allow).
+    pub lines: Vec<PvLine>,
+    /// Last completed iteration of the main thread.
+    pub depth: u32,
+    pub seldepth: u32,
+    /// Nodes of all threads.
+    pub nodes: u64,
+    pub time_ms: u64,
+}
+
+/// Searches `root` (which carries the game's key history for repetitions)
+/// within `limits`, sending complete UCI `info` lines to `out`.
+///
+/// Returns when a limit is reached or `control` says stop. In infinite and
+/// ponder mode it may return early (depth limit, forced mate); the caller
+/// waits for `stop`/`ponderhit` before printing `bestmove`. The best move is
+/// always a legal move when one exists, even when stopped at once.
+///
+/// The calling thread runs the main search: give it a few MB of stack
+/// (helper threads are spawned with their own).
+pub fn run_search(
+    root: &Position,
+    limits: &Limits,
+    config: &SearchConfig,
+    tt: &TranspositionTable,
+    control: &SearchControl,
+    out: &mut dyn FnMut(&str),
+) -> SearchOutcome {
+    match &config.eval {
+        EvalChoice::Pst => {
+            threads::search_with(root, limits, config, tt, control, out, PstEvaluator::new)
+        }
+        EvalChoice::Nnue(net) => threads::search_with(root, limits, config, tt, control, out, || {
+            crate::eval::nnue::NnueEvaluator::new(net.clone())
+        }),
+    }
+}

@@ -1,0 +1,255 @@
+//! The staged move picker: hands out the legal moves of a node best-first so
+//! cutoffs come early, scoring each stage only when it is reached.
+//!
+//! Order: the table move, winning and equal captures (by SEE, then most
+//! valuable victim / least valuable attacker), the two killers, the
+//! counter-move, quiet moves by history, and last the losing captures.
+
+use shakmaty::{Chess, Move, MoveList, Role};
+
+use super::history::History;
+use super::see::{see, see_value};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    TableMove,
+    ScoreCaptures,
+    GoodCaptures,
+    Killers,
+    CounterMove,
+    ScoreQuiets,
+    Quiets,
+    BadCaptures,
+    Done,
+}
+
+// Score bands: every stage picks the best move left inside its band, so one
+// array holds all moves (the picker lives on the stack of every node).
+const GOOD_CAPTURE: i32 = 1 << 28;
+const BAD_CAPTURE: i32 = -(1 << 28);
+const BAND: i32 = 1 << 24;
+const UNDERPROMOTION: i32 = -(1 << 26);
+const UNSCORED: i32 = i32::MIN;
+
+/// Captures and queen promotions: the moves quiescence looks at.
+pub fn is_tactical(m: Move) -> bool {
+    m.is_capture() || m.promotion() == Some(Role::Queen)
+}
+
+/// Most valuable victim first, then least valuable attacker.
+pub fn mvv_lva(m: Move) -> i32 {
+    let victim = m.capture().map_or(0, see_value);
+    let promo = m
+        .promotion()
+        .map_or(0, |r| see_value(r) - see_value(Role::Pawn));
+    (victim + promo) * 8 - m.role() as i32
+}
+
+pub struct MovePicker {
+    stage: Stage,
+    /// The legal moves; `moves[..done]` have been handed out.
+    moves: MoveList,
+    scores: [i32; 256],
+    done: usize,
+    table_move: Option<Move>,
+    killers: [Option<Move>; 2],
+    killer_index: usize,
+    counter: Option<Move>,
+    /// Quiescence: only winning or equal tactical moves, no quiet stages.
+    tactical_only: bool,
+    /// Set by the search once late quiet moves are pruned.
+    pub skip_quiets: bool,
+}
+
+impl MovePicker {
+    /// All legal moves of a main-search node.
+    pub fn new(
+        legal: MoveList,
+        table_move: Option<Move>,
+        killers: [Option<Move>; 2],
+        counter: Option<Move>,
+    ) -> MovePicker {
+        MovePicker {
+            stage: Stage::TableMove,
+            moves: legal,
+            scores: [UNSCORED; 256],
+            done: 0,
+            table_move,
+            killers,
+            killer_index: 0,
+            counter,
+            tactical_only: false,
+            skip_quiets: false,
+        }
+    }
+
+    /// Quiescence: the table move if tactical, then captures and queen
+    /// promotions that do not lose material by SEE.
+    pub fn new_tactical(legal: MoveList, table_move: Option<Move>) -> MovePicker {
+        let mut picker = MovePicker::new(
+            legal,
+            table_move.filter(|&m| is_tactical(m)),
+            [None; 2],
+            None,
+        );
+        picker.tactical_only = true;
+        picker
+    }
+
+    fn take(&mut self, i: usize) -> Move {
+        self.moves.swap(self.done, i);
+        self.scores.swap(self.done, i);
+        self.done += 1;
+        self.moves[self.done - 1]
+    }
+
+    /// Hands out `wanted` if it is still among the moves left.
+    fn take_move(&mut self, wanted: Option<Move>) -> Option<Move> {
+        let wanted = wanted?;
+        let i = (self.done..self.moves.len()).find(|&i| self.moves[i] == wanted)?;
+        Some(self.take(i))
+    }
+
+    /// Hands out the best-scored move left whose score lies in `lo..hi`.
+    fn take_best_in(&mut self, lo: i32, hi: i32) -> Option<Move> {
+        let mut best: Option<usize> = None;
+        for i in self.done..self.moves.len() {
+            let s = self.scores[i];
+            if s >= lo && s < hi && best.is_none_or(|b| s > self.scores[b]) {
+                best = Some(i);
+            }
+        }
+        best.map(|i| self.take(i))
+    }
+
+    /// The next move to try, or `None` when the node is exhausted.
+    pub fn next(&mut self, chess: &Chess, history: &History) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TableMove => {
+                    self.stage = Stage::ScoreCaptures;
+                    if let Some(m) = self.take_move(self.table_move) {
+                        return Some(m);
+                    }
+                    self.table_move = None;
+                }
+                Stage::ScoreCaptures => {
+                    for i in self.done..self.moves.len() {
+                        let m = self.moves[i];
+                        if is_tactical(m) {
+                            let band = if see(chess, m) >= 0 {
+                                GOOD_CAPTURE
+                            } else {
+                                BAD_CAPTURE
+                            };
+                            self.scores[i] = band + mvv_lva(m);
+                        }
+                    }
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => {
+                    if let Some(m) = self.take_best_in(GOOD_CAPTURE, GOOD_CAPTURE + BAND) {
+                        return Some(m);
+                    }
+                    self.stage = if self.tactical_only {
+                        Stage::Done
+                    } else {
+                        Stage::Killers
+                    };
+                }
+                Stage::Killers => {
+                    while self.killer_index < 2 {
+                        let k = self.killers[self.killer_index];
+                        self.killer_index += 1;
+                        if self.skip_quiets || k.is_none_or(is_tactical) {
+                            continue;
+                        }
+                        if let Some(m) = self.take_move(k) {
+                            return Some(m);
+                        }
+                    }
+                    self.stage = Stage::CounterMove;
+                }
+                Stage::CounterMove => {
+                    self.stage = Stage::ScoreQuiets;
+                    if !self.skip_quiets
+                        && !self.counter.is_none_or(is_tactical)
+                        && let Some(m) = self.take_move(self.counter)
+                    {
+                        return Some(m);
+                    }
+                }
+                Stage::ScoreQuiets => {
+                    let turn = shakmaty::Position::turn(chess);
+                    for i in self.done..self.moves.len() {
+                        let m = self.moves[i];
+                        if !is_tactical(m) {
+                            // Underpromotions are almost never right: try them last.
+                            self.scores[i] = if m.is_promotion() {
+                                UNDERPROMOTION
+                            } else {
+                                history.score(turn, m)
+                            };
+                        }
+                    }
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if !self.skip_quiets
+                        && let Some(m) = self.take_best_in(UNDERPROMOTION, GOOD_CAPTURE)
+                    {
+                        return Some(m);
+                    }
+                    self.stage = Stage::BadCaptures;
+                }
+                Stage::BadCaptures => {
+                    if let Some(m) = self.take_best_in(BAD_CAPTURE, BAD_CAPTURE + BAND) {
+                        return Some(m);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+
+    fn all_moves(fen: &str, table: Option<&str>) -> (Vec<Move>, Position) {
+        let pos = Position::from_fen(fen, false).unwrap();
+        let tm = table.map(|t| pos.parse_uci(t).unwrap());
+        let mut picker = MovePicker::new(pos.legal_moves(), tm, [None; 2], None);
+        let history = History::new();
+        let mut out = Vec::new();
+        while let Some(m) = picker.next(pos.chess(), &history) {
+            out.push(m);
+        }
+        (out, pos)
+    }
+
+    #[test]
+    fn every_legal_move_exactly_once() {
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let (out, pos) = all_moves(fen, Some("e2a6"));
+        let legal = pos.legal_moves();
+        assert_eq!(out.len(), legal.len());
+        for m in &legal {
+            assert_eq!(out.iter().filter(|&&x| x == *m).count(), 1);
+        }
+        assert_eq!(pos.uci(out[0]), "e2a6");
+    }
+
+    #[test]
+    fn winning_captures_before_quiets_before_losing_captures() {
+        // Qxd5 loses the queen to exd5 (bad); exd5... white pawn c4xd5 wins a pawn (good).
+        let fen = "4k3/8/4p3/3p4/2P5/8/3Q4/4K3 w - - 0 1";
+        let (out, pos) = all_moves(fen, None);
+        let names: Vec<String> = out.iter().map(|&m| pos.uci(m)).collect();
+        assert_eq!(names[0], "c4d5");
+        assert_eq!(names.last().unwrap(), "d2d5");
+    }
+}

@@ -1,0 +1,130 @@
+//! Quiescence search: at the horizon, resolve captures (and queen
+//! promotions) until the position is quiet, so the static evaluation is never
+//! taken in the middle of an exchange. Captures that lose material by SEE are
+//! skipped; in check every evasion is searched.
+
+use shakmaty::Move;
+
+use super::movepick::MovePicker;
+use super::score::{DRAW, INFINITE, MAX_PLY, mated_in};
+use super::searcher::{NO_EVAL, Searcher};
+use super::see::{see, see_value};
+use super::tt::{Bound, bound_allows, pack_move, refines_eval, unpack_move};
+use crate::eval::Evaluator;
+
+/// Captures that cannot lift the score to alpha even with this much to spare are skipped.
+const DELTA_MARGIN: i32 = 200;
+
+impl<E: Evaluator> Searcher<'_, '_, E> {
+    pub fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.tick() {
+            return 0;
+        }
+        let is_pv = beta - alpha > 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.pos.is_insufficient_material() {
+            return DRAW;
+        }
+        let in_check = self.pos.is_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { self.evaluate() };
+        }
+
+        let key = self.pos.key();
+        let hit = self.shared.tt.probe(key, ply);
+        if let Some(h) = hit
+            && !is_pv
+            && bound_allows(h.bound, h.score, alpha, beta)
+        {
+            return h.score;
+        }
+
+        let legal = self.pos.legal_moves();
+        let original_alpha = alpha;
+        let static_eval;
+        let mut best_score;
+        if in_check {
+            if legal.is_empty() {
+                return mated_in(ply);
+            }
+            static_eval = NO_EVAL;
+            best_score = -INFINITE;
+        } else {
+            if legal.is_empty() {
+                return DRAW;
+            }
+            static_eval = match hit {
+                Some(h) if h.eval != NO_EVAL => h.eval,
+                _ => self.evaluate(),
+            };
+            // Standing pat: the side to move need not capture.
+            best_score = match hit {
+                Some(h) if refines_eval(h.bound, h.score, static_eval) => h.score,
+                _ => static_eval,
+            };
+            if best_score >= beta {
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
+        }
+
+        let tt_move = hit.and_then(|h| unpack_move(h.packed_move, &legal));
+        let mut picker = if in_check {
+            MovePicker::new(legal, tt_move, [None; 2], None)
+        } else {
+            MovePicker::new_tactical(legal, tt_move)
+        };
+        let mut best_move: Option<Move> = None;
+        while let Some(m) = picker.next(self.pos.chess(), &self.history) {
+            if !in_check {
+                // Delta pruning: even winning the piece cannot reach alpha.
+                let gain = m.capture().map_or(0, see_value);
+                if m.promotion().is_none() && static_eval + gain + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+                // The picker filters losing captures; the table move comes unfiltered.
+                if Some(m) == tt_move && see(self.pos.chess(), m) < 0 {
+                    continue;
+                }
+            }
+            self.make(ply, m);
+            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            self.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if is_pv {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_move.is_some() && best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            ply,
+            best_move.map_or(0, pack_move),
+            best_score,
+            static_eval,
+            0,
+            bound,
+        );
+        best_score
+    }
+}

@@ -1,0 +1,239 @@
+//! One search thread's state: its copy of the position and evaluator, move
+//! ordering tables, the principal variation, and how it decides to stop.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+use shakmaty::{Move, Position as _, Role};
+
+use super::history::History;
+use super::score::{EVAL_LIMIT, MAX_PLY};
+use super::time::{Clock, TimeBudget};
+use super::{Limits, SearchConfig, SearchControl, TranspositionTable};
+use crate::eval::Evaluator;
+use crate::position::Position;
+
+/// Marks "no static evaluation" (in check) in the ply stack and the table.
+pub const NO_EVAL: i32 = i16::MIN as i32;
+
+/// What all threads of one search share.
+pub struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub control: &'a SearchControl,
+    pub limits: &'a Limits,
+    pub config: &'a SearchConfig,
+    /// Set by the main thread when it is done: helpers stop.
+    pub abort: AtomicBool,
+    /// Nodes searched by each thread, published every few thousand nodes.
+    pub nodes: Vec<AtomicU64>,
+}
+
+impl Shared<'_> {
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Relaxed)).sum()
+    }
+}
+
+/// A root move with what the current and the last iteration said about it.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    /// This iteration's score, or `-INFINITE` if it was not the best so far.
+    pub score: i32,
+    /// Last resolved score (previous iteration or earlier in this one).
+    pub prev_score: i32,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+}
+
+#[derive(Clone, Copy, Default)]
+pub struct PlyState {
+    pub static_eval: i32,
+    /// The move made at this ply (`None` for a null move or not yet).
+    pub mv: Option<Move>,
+}
+
+/// The main thread's clock and limits; helpers have none.
+pub struct Timer {
+    pub clock: Clock,
+    pub budget: Option<TimeBudget>,
+    /// Pondering and no `ponderhit` yet: no time limit counts.
+    pub pondering: bool,
+}
+
+pub struct Searcher<'a, 'o, E: Evaluator> {
+    pub id: usize,
+    pub shared: &'a Shared<'a>,
+    pub pos: Position,
+    pub eval: E,
+    pub history: History,
+    pub nodes: u64,
+    pub seldepth: usize,
+    pub stopped: bool,
+    pub root_depth: i32,
+    pub root_moves: Vec<RootMove>,
+    /// Index of the MultiPV line being searched.
+    pub pv_index: usize,
+    pub stack: Box<[PlyState; MAX_PLY + 4]>,
+    /// Triangular PV table: `pv[ply][ply..pv_len[ply]]`.
+    pub pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pub pv_len: Box<[usize; MAX_PLY + 1]>,
+    /// Null-move verification: no null move before this ply.
+    pub null_min_ply: usize,
+    pub timer: Option<Timer>,
+    /// Where the main thread sends `info` lines; helpers have none.
+    pub out: Option<&'o mut dyn FnMut(&str)>,
+}
+
+impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
+    pub fn new(
+        id: usize,
+        shared: &'a Shared<'a>,
+        root: &Position,
+        eval: E,
+        timer: Option<Timer>,
+        out: Option<&'o mut dyn FnMut(&str)>,
+    ) -> Self {
+        Searcher {
+            id,
+            shared,
+            pos: root.clone(),
+            eval,
+            history: History::new(),
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            root_depth: 0,
+            root_moves: Vec::new(),
+            pv_index: 0,
+            stack: Box::new([PlyState::default(); MAX_PLY + 4]),
+            pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: Box::new([0; MAX_PLY + 1]),
+            null_min_ply: 0,
+            timer,
+            out,
+        }
+    }
+
+    /// The root moves best first and the selective depth, for the outcome.
+    pub fn into_summary(self) -> (Vec<RootMove>, usize) {
+        let seldepth = self
+            .root_moves
+            .first()
+            .map_or(self.seldepth, |rm| rm.seldepth);
+        (self.root_moves, seldepth)
+    }
+
+    pub fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Static evaluation from the side to move, kept clear of mate scores.
+    pub fn evaluate(&mut self) -> i32 {
+        self.eval.evaluate(&self.pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    pub fn make(&mut self, ply: usize, m: Move) {
+        self.stack[ply].mv = Some(m);
+        let changes = self.pos.make(m);
+        self.eval.push(&self.pos, &changes);
+    }
+
+    pub fn unmake(&mut self) {
+        self.pos.unmake();
+        self.eval.pop();
+    }
+
+    /// The side to move has a piece other than pawns and king (null move is
+    /// unsound in pawn endings, where zugzwang is the rule).
+    pub fn has_non_pawn_material(&self) -> bool {
+        self.non_pawn_pieces() > 0
+    }
+
+    pub fn non_pawn_pieces(&self) -> u32 {
+        let board = self.pos.chess().board();
+        let ours = board.by_color(self.pos.turn());
+        let pieces = board.by_role(Role::Knight)
+            | board.by_role(Role::Bishop)
+            | board.by_role(Role::Rook)
+            | board.by_role(Role::Queen);
+        (ours & pieces).count() as u32
+    }
+
+    /// Counts a node and says whether to unwind. Every 1024 nodes the thread
+    /// publishes its count and looks at the clock and the stop flags.
+    pub fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.poll();
+        } else if self.is_main()
+            && let Some(limit) = self.shared.limits.nodes
+            && self.shared.nodes.len() == 1
+            && self.nodes >= limit
+        {
+            // One thread: stop on the exact node count, so `go nodes` is reproducible.
+            self.request_stop();
+        }
+        self.stopped
+    }
+
+    /// The main thread always finishes depth 1, so there is a move to play.
+    fn request_stop(&mut self) {
+        if !self.is_main() || self.root_depth > 1 {
+            self.stopped = true;
+        }
+    }
+
+    pub fn poll(&mut self) {
+        self.shared.nodes[self.id].store(self.nodes, Relaxed);
+        if self.shared.control.is_stopped() || self.shared.abort.load(Relaxed) {
+            self.request_stop();
+        }
+        if !self.is_main() {
+            return;
+        }
+        if let Some(limit) = self.shared.limits.nodes
+            && self.shared.total_nodes() >= limit
+        {
+            self.request_stop();
+        }
+        if self.hard_limit_reached() {
+            self.request_stop();
+        }
+    }
+
+    /// Notices `ponderhit` (the clock starts then) and checks the hard limit.
+    pub fn hard_limit_reached(&mut self) -> bool {
+        let ponderhit = self.shared.control.is_ponderhit();
+        let Some(timer) = self.timer.as_mut() else {
+            return false;
+        };
+        if timer.pondering {
+            if !ponderhit {
+                return false;
+            }
+            timer.pondering = false;
+            timer.clock.restart();
+        }
+        timer
+            .budget
+            .is_some_and(|b| timer.clock.elapsed_ms() >= b.hard_ms)
+    }
+
+    /// Publishes this thread's node count now.
+    pub fn publish_nodes(&self) {
+        self.shared.nodes[self.id].store(self.nodes, Relaxed);
+    }
+
+    pub fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = Some(m);
+        let child_len = if ply < MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            ply + 1
+        };
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len.max(ply + 1);
+    }
+}

@@ -1,0 +1,431 @@
+//! The transposition table shared by all search threads.
+//!
+//! Lock-free: an entry is two `AtomicU64` words, `key ^ data` and `data`. A
+//! reader accepts an entry only if the two words XOR back to its key, so an
+//! entry torn by a concurrent writer reads as a miss instead of as garbage.
+//! Entries sit in buckets of four (one 64-byte cache line); replacement
+//! prefers empty slots, then entries from older searches, then shallow ones.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+
+use shakmaty::{Move, Role};
+
+use super::score::{MATE_BOUND, is_mate_score};
+
+/// What the stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// Fail-high: true value >= score.
+    Lower,
+    /// Fail-low: true value <= score.
+    Upper,
+    Exact,
+}
+
+/// A table hit, with the score already converted back to the probing ply.
+#[derive(Clone, Copy, Debug)]
+pub struct TtHit {
+    pub depth: i32,
+    pub bound: Bound,
+    pub score: i32,
+    pub eval: i32,
+    /// Compact move, resolved against the legal moves by the caller.
+    pub packed_move: u16,
+}
+
+const BUCKET: usize = 4;
+/// Bytes per entry (two words).
+const ENTRY_BYTES: usize = 16;
+/// Depths are stored biased so quiescence entries (depth 0 and below) fit a u8.
+const DEPTH_BIAS: i32 = 8;
+
+/// Largest table accepted, in MB (the UCI option's maximum).
+pub const MAX_HASH_MB: usize = 1 << 20;
+
+pub struct TranspositionTable {
+    words: Vec<AtomicU64>,
+    buckets: usize,
+    /// Incremented for every new search; stored in entries to age them out.
+    generation: AtomicU8,
+}
+
+/// Packs a move into 16 bits: from (6), to (6), promotion role (3). Castling is
+/// king-to-rook square, as shakmaty stores it. Zero means "no move".
+pub fn pack_move(m: Move) -> u16 {
+    let from = m.from().map_or(0, |s| s as u16);
+    let to = m.to() as u16;
+    let promo = m.promotion().map_or(0, |r| r as u16);
+    // Bit 15 marks "a move is present", so a1a1 cannot collide with "none".
+    0x8000 | from | (to << 6) | (promo << 12)
+}
+
+/// The move among `moves` whose packed form is `packed`, if any.
+pub fn unpack_move(packed: u16, moves: &[Move]) -> Option<Move> {
+    if packed == 0 {
+        return None;
+    }
+    moves.iter().copied().find(|&m| pack_move(m) == packed)
+}
+
+/// Scores of mates are stored relative to the node ("mate in 3 from here"),
+/// not to the root, so they stay right when reached by another path.
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+fn encode(
+    packed_move: u16,
+    score: i32,
+    eval: i32,
+    depth: i32,
+    bound: Bound,
+    generation: u8,
+) -> u64 {
+    let bound_bits = match bound {
+        Bound::Lower => 1u64,
+        Bound::Upper => 2,
+        Bound::Exact => 3,
+    };
+    let depth = (depth + DEPTH_BIAS).clamp(0, 255) as u64;
+    u64::from(packed_move)
+        | (u64::from(score as i16 as u16) << 16)
+        | (u64::from(eval as i16 as u16) << 32)
+        | (depth << 48)
+        | (bound_bits << 56)
+        | (u64::from(generation & 0x3f) << 58)
+}
+
+struct Decoded {
+    packed_move: u16,
+    score: i32,
+    eval: i32,
+    depth: i32,
+    bound: Option<Bound>,
+    generation: u8,
+}
+
+fn decode(data: u64) -> Decoded {
+    Decoded {
+        packed_move: data as u16,
+        score: i32::from((data >> 16) as u16 as i16),
+        eval: i32::from((data >> 32) as u16 as i16),
+        depth: ((data >> 48) & 0xff) as i32 - DEPTH_BIAS,
+        bound: match (data >> 56) & 3 {
+            1 => Some(Bound::Lower),
+            2 => Some(Bound::Upper),
+            3 => Some(Bound::Exact),
+            _ => None,
+        },
+        generation: ((data >> 58) & 0x3f) as u8,
+    }
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one bucket). Panics only if
+    /// the allocation fails, like any `Vec`; use [`TranspositionTable::resize`]
+    /// for sizes that come from users.
+    pub fn new(mb: usize) -> TranspositionTable {
+        let mut tt = TranspositionTable {
+            words: Vec::new(),
+            buckets: 0,
+            generation: AtomicU8::new(0),
+        };
+        if tt.resize(mb).is_err() {
+            // A small table stands in for a request the machine cannot meet.
+            tt.resize(1).expect("a 1 MB table fits in memory");
+        }
+        tt
+    }
+
+    /// Reallocates to about `mb` megabytes, emptying the table. A size the
+    /// machine cannot provide is refused with a message and leaves the old
+    /// table in place.
+    pub fn resize(&mut self, mb: usize) -> Result<(), String> {
+        if mb == 0 || mb > MAX_HASH_MB {
+            return Err(format!(
+                "Hash must be between 1 and {MAX_HASH_MB} MB, got {mb}"
+            ));
+        }
+        if let Some(available) = available_memory_mb()
+            && mb > available
+        {
+            return Err(format!(
+                "Hash {mb} MB exceeds the {available} MB of memory available; keeping {} MB",
+                self.size_mb()
+            ));
+        }
+        let buckets = (mb * 1024 * 1024 / (BUCKET * ENTRY_BYTES)).max(1);
+        let words = buckets * BUCKET * 2;
+        let mut fresh: Vec<AtomicU64> = Vec::new();
+        fresh.try_reserve_exact(words).map_err(|_| {
+            format!(
+                "cannot allocate {mb} MB for the hash table; keeping {} MB",
+                self.size_mb()
+            )
+        })?;
+        fresh.resize_with(words, || AtomicU64::new(0));
+        self.words = fresh;
+        self.buckets = buckets;
+        Ok(())
+    }
+
+    /// Size in MB (rounded down).
+    pub fn size_mb(&self) -> usize {
+        self.words.len() * 8 / (1024 * 1024)
+    }
+
+    /// Empties every entry (`ucinewgame`, `Clear Hash`).
+    pub fn clear(&self) {
+        for w in &self.words {
+            w.store(0, Relaxed);
+        }
+        self.generation.store(0, Relaxed);
+    }
+
+    /// Called once per search so entries from earlier searches age.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Relaxed);
+    }
+
+    fn generation(&self) -> u8 {
+        self.generation.load(Relaxed) & 0x3f
+    }
+
+    fn bucket_start(&self, key: u64) -> usize {
+        // Multiply-shift maps the key onto the bucket range without a division.
+        let bucket = ((u128::from(key) * self.buckets as u128) >> 64) as usize;
+        bucket * BUCKET * 2
+    }
+
+    /// Looks `key` up; `ply` converts mate scores back to root distance.
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
+        let start = self.bucket_start(key);
+        for i in 0..BUCKET {
+            let check = self.words[start + 2 * i].load(Relaxed);
+            let data = self.words[start + 2 * i + 1].load(Relaxed);
+            if check ^ data != key || data == 0 {
+                continue;
+            }
+            let d = decode(data);
+            let bound = d.bound?;
+            return Some(TtHit {
+                depth: d.depth,
+                bound,
+                score: score_from_tt(d.score, ply),
+                eval: d.eval,
+                packed_move: d.packed_move,
+            });
+        }
+        None
+    }
+
+    /// Stores a search result. `packed_move` 0 keeps the move already stored
+    /// for this position, so a fail-low does not erase a good move.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        ply: usize,
+        packed_move: u16,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let generation = self.generation();
+        let start = self.bucket_start(key);
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for i in 0..BUCKET {
+            let check = self.words[start + 2 * i].load(Relaxed);
+            let data = self.words[start + 2 * i + 1].load(Relaxed);
+            if data == 0 {
+                if victim_worth > i32::MIN {
+                    victim = i;
+                    victim_worth = i32::MIN;
+                }
+                continue;
+            }
+            let d = decode(data);
+            if check ^ data == key {
+                // Same position: overwrite unless the old entry is much deeper
+                // and from this search (then the old one is worth more).
+                if bound != Bound::Exact && d.generation == generation && d.depth > depth + 3 {
+                    return;
+                }
+                let keep_move = if packed_move == 0 {
+                    d.packed_move
+                } else {
+                    packed_move
+                };
+                let new = encode(
+                    keep_move,
+                    score_to_tt(score, ply),
+                    eval,
+                    depth,
+                    bound,
+                    generation,
+                );
+                self.words[start + 2 * i].store(key ^ new, Relaxed);
+                self.words[start + 2 * i + 1].store(new, Relaxed);
+                return;
+            }
+            // Older generations are worth less: 8 plies of depth per search.
+            let age = i32::from(generation.wrapping_sub(d.generation) & 0x3f);
+            let worth = d.depth - 8 * age;
+            if worth < victim_worth {
+                victim = i;
+                victim_worth = worth;
+            }
+        }
+        let new = encode(
+            packed_move,
+            score_to_tt(score, ply),
+            eval,
+            depth,
+            bound,
+            generation,
+        );
+        self.words[start + 2 * victim].store(key ^ new, Relaxed);
+        self.words[start + 2 * victim + 1].store(new, Relaxed);
+    }
+
+    /// Permille of sampled entries written during the current search.
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation();
+        let sample = (1000 / BUCKET).min(self.buckets) * BUCKET;
+        if sample == 0 {
+            return 0;
+        }
+        let used = (0..sample)
+            .filter(|&i| {
+                let data = self.words[2 * i + 1].load(Relaxed);
+                data != 0 && decode(data).generation == generation
+            })
+            .count();
+        (used * 1000 / sample) as u32
+    }
+}
+
+impl Default for TranspositionTable {
+    fn default() -> Self {
+        TranspositionTable::new(16)
+    }
+}
+
+/// MemAvailable from /proc/meminfo, where there is one: a huge `Hash` is
+/// refused up front instead of being granted by overcommit and killing the
+/// process when the pages are touched.
+fn available_memory_mb() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
+/// True when `score` can be trusted as a cutoff against `beta`/`alpha` given
+/// its bound.
+pub fn bound_allows(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    }
+}
+
+/// Whether a stored score may replace a static evaluation as a sharper guess.
+pub fn refines_eval(bound: Bound, score: i32, eval: i32) -> bool {
+    !is_mate_score(score)
+        && match bound {
+            Bound::Exact => true,
+            Bound::Lower => score > eval,
+            Bound::Upper => score < eval,
+        }
+}
+
+/// Unused roles are never encoded; keeps the promotion field in 3 bits.
+const _: () = assert!((Role::Queen as u16) < 8);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::MATE;
+
+    #[test]
+    fn mate_scores_are_stored_relative_to_the_node() {
+        // Mate in 5 plies seen from the root, found at ply 3: 2 plies from the node.
+        let root_score = MATE - 5;
+        let stored = score_to_tt(root_score, 3);
+        assert_eq!(stored, MATE - 2);
+        // Reached again at ply 7 by another path: mate 9 plies from the root.
+        assert_eq!(score_from_tt(stored, 7), MATE - 9);
+        // Being mated works the same way, mirrored.
+        assert_eq!(score_to_tt(-MATE + 6, 2), -MATE + 4);
+        assert_eq!(score_from_tt(-MATE + 4, 1), -MATE + 5);
+        // Ordinary scores pass through untouched.
+        assert_eq!(score_to_tt(123, 9), 123);
+        assert_eq!(score_from_tt(-77, 9), -77);
+    }
+
+    #[test]
+    fn table_round_trips_mate_scores_through_store_and_probe() {
+        let tt = TranspositionTable::new(1);
+        tt.new_search();
+        let key = 0x1234_5678_9abc_def0;
+        tt.store(key, 4, 0, MATE - 7, 10, 6, Bound::Exact);
+        let hit = tt.probe(key, 2).expect("stored entry is found");
+        assert_eq!(hit.score, MATE - 5);
+        assert_eq!(hit.depth, 6);
+        assert_eq!(hit.bound, Bound::Exact);
+        assert_eq!(hit.eval, 10);
+        assert!(tt.probe(key ^ 1, 2).is_none());
+    }
+
+    #[test]
+    fn torn_entries_read_as_misses() {
+        let tt = TranspositionTable::new(1);
+        let key = 42u64;
+        tt.store(key, 0, 0, 5, 5, 3, Bound::Lower);
+        let start = tt.bucket_start(key);
+        // Simulate a half-finished write by another thread.
+        let idx = (0..BUCKET)
+            .find(|i| tt.words[start + 2 * i + 1].load(Relaxed) != 0)
+            .unwrap();
+        tt.words[start + 2 * idx + 1].fetch_xor(1 << 20, Relaxed);
+        assert!(tt.probe(key, 0).is_none());
+    }
+
+    #[test]
+    fn huge_sizes_are_refused_and_the_old_table_kept() {
+        let mut tt = TranspositionTable::new(1);
+        assert!(tt.resize(MAX_HASH_MB + 1).is_err());
+        assert!(tt.resize(0).is_err());
+        assert_eq!(tt.size_mb(), 1);
+    }
+
+    #[test]
+    fn moves_pack_and_resolve() {
+        let pos = crate::position::Position::startpos();
+        let moves = pos.legal_moves();
+        for &m in &moves {
+            assert_eq!(unpack_move(pack_move(m), &moves), Some(m));
+        }
+        assert_eq!(unpack_move(0, &moves), None);
+    }
+}

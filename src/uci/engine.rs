@@ -1,0 +1,380 @@
+//! The engine loop's state and its answer to each command.
+//!
+//! The loop owns the options, the current position, the shared hash table
+//! and at most one running job (a search or a perft) on its own thread. It
+//! never waits for a search except right after telling it to stop, so
+//! `isready`, `stop` and `quit` are answered at once.
+//!
+//! `position` is atomic: a malformed FEN or an illegal move anywhere in the
+//! move list rejects the whole command with an `info string` and keeps the
+//! previous position, so the engine never searches a half-applied game.
+
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use shakmaty::Move;
+
+use crate::eval::{EvalChoice, Evaluator, pst::PstEvaluator};
+use crate::perft;
+use crate::position::{Position, START_FEN};
+use crate::search::{Limits, SearchConfig, SearchControl, TranspositionTable};
+use crate::uci::command::{Command, GoParams, StartPosition};
+use crate::uci::options::{Options, name};
+use crate::uci::output::Output;
+use crate::uci::search_job::{self, SearchJob};
+use crate::uci::strength::{self, SplitMix64};
+use crate::uci::display;
+
+pub const ENGINE_NAME: &str = concat!("tarpon ", env!("CARGO_PKG_VERSION"));
+pub const ENGINE_AUTHOR: &str = "the tarpon developers";
+
+/// The evaluators the `Eval` option offers, the default first.
+pub const EVAL_CHOICES: &[&str] = &["pst"];
+
+/// The evaluator each `Eval` value stands for (same order as `EVAL_CHOICES`).
+const EVALUATORS: &[(&str, EvalChoice)] = &[("pst", EvalChoice::Pst)];
+
+fn eval_choice(option_value: &str) -> EvalChoice {
+    EVALUATORS
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(option_value))
+        .map_or_else(EvalChoice::default, |(_, choice)| choice.clone())
+}
+
+fn evaluator(choice: &EvalChoice) -> Box<dyn Evaluator> {
+    match choice {
+        EvalChoice::Pst => Box::new(PstEvaluator::new()),
+        EvalChoice::Nnue(net) => Box::new(crate::eval::nnue::NnueEvaluator::new(net.clone())),
+    }
+}
+
+/// What is running on the job thread.
+enum Job {
+    Search {
+        control: Arc<SearchControl>,
+        handle: Option<JoinHandle<()>>,
+    },
+    /// A console command that runs to its end (perft, bench).
+    Task(JoinHandle<()>),
+}
+
+pub struct Engine {
+    options: Options,
+    position: Position,
+    tt: Arc<TranspositionTable>,
+    job: Option<Job>,
+    out: Output,
+    rng: SplitMix64,
+    /// `debug on`: report the limits of each search as `info string`.
+    debug: bool,
+}
+
+impl Engine {
+    pub fn new(out: Output) -> Engine {
+        let options = Options::new(EVAL_CHOICES);
+        let tt = TranspositionTable::new(options.spin(name::HASH) as usize);
+        Engine {
+            options,
+            position: Position::startpos(),
+            tt: Arc::new(tt),
+            job: None,
+            out,
+            rng: SplitMix64::from_time(),
+            debug: false,
+        }
+    }
+
+    /// Answers one command; `false` means quit.
+    pub fn handle(&mut self, command: Command) -> bool {
+        self.reap_finished_job();
+        match command {
+            Command::Uci => self.identify(),
+            Command::Debug(on) => self.debug = on,
+            Command::IsReady => self.out.line("readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::UciNewGame => {
+                self.stop_search();
+                self.tt.clear();
+                self.position = self.start_position();
+            }
+            Command::Position { start, moves } => {
+                if let Err(e) = self.set_position(&start, &moves) {
+                    self.out.info(&format!("error: {e}; position unchanged"));
+                }
+            }
+            Command::Go(params) => self.go(params),
+            Command::Stop => self.stop_search(),
+            Command::PonderHit => {
+                if let Some(Job::Search { control, .. }) = &self.job {
+                    control.ponderhit();
+                }
+            }
+            Command::Quit => {
+                self.stop_search();
+                return false;
+            }
+            Command::Display => display::board(&self.position, &self.out),
+            Command::Eval => self.print_eval(),
+            Command::Bench { depth } => self.bench(depth),
+            Command::Empty => {}
+            Command::Invalid { command, reason } => {
+                self.out.info(&format!("error: {command}: {reason}"));
+            }
+            Command::Unknown(word) => self.out.info(&format!("unknown command '{word}'")),
+        }
+        true
+    }
+
+    /// Stops the search (if any) and waits for its `bestmove`. Called when
+    /// stdin closes, so a search never outlives the GUI.
+    pub fn shutdown(&mut self) {
+        self.stop_search();
+    }
+
+    fn identify(&self) {
+        self.out.line(&format!("id name {ENGINE_NAME}"));
+        self.out.line(&format!("id author {ENGINE_AUTHOR}"));
+        for spec in self.options.specs() {
+            self.out.line(&spec.declaration());
+        }
+        self.out.line("uciok");
+    }
+
+    fn start_position(&self) -> Position {
+        // START_FEN parses; the fallback only guards against a broken constant.
+        Position::from_fen(START_FEN, self.options.check(name::CHESS960))
+            .unwrap_or_else(|_| Position::startpos())
+    }
+
+    fn set_position(&mut self, start: &StartPosition, moves: &[String]) -> Result<(), String> {
+        let mut position = match start {
+            StartPosition::StartPos => self.start_position(),
+            StartPosition::Fen(fen) => {
+                Position::from_fen(fen, self.options.check(name::CHESS960)).map_err(|e| e.0)?
+            }
+        };
+        for (i, text) in moves.iter().enumerate() {
+            let m = position
+                .parse_uci(text)
+                .map_err(|e| format!("move {} of the list: {e}", i + 1))?;
+            position.make(m);
+        }
+        position.forget_undo();
+        self.position = position;
+        Ok(())
+    }
+
+    fn set_option(&mut self, option: &str, value: Option<&str>) {
+        let searching = matches!(self.job, Some(Job::Search { .. }));
+        let canonical = match self.options.set(option, value) {
+            Ok(n) => n,
+            Err(e) => return self.out.info(&format!("error: setoption: {e}")),
+        };
+        match canonical {
+            name::HASH | name::CLEAR_HASH if searching => self.out.info(&format!(
+                "error: {canonical} cannot change during a search; send stop first"
+            )),
+            name::HASH => {
+                let mb = self.options.spin(name::HASH) as usize;
+                let result = match Arc::get_mut(&mut self.tt) {
+                    Some(tt) => tt.resize(mb),
+                    None => Err("the hash table is in use".to_string()),
+                };
+                if let Err(e) = result {
+                    self.out.info(&format!("error: Hash: {e}"));
+                }
+            }
+            name::CLEAR_HASH => self.tt.clear(),
+            _ => {}
+        }
+    }
+
+    /// The search limits and configuration from `go` and the options.
+    fn go(&mut self, params: GoParams) {
+        for warning in &params.warnings {
+            self.out.info(&format!("warning: {warning}"));
+        }
+        self.stop_search();
+        if self.job.is_some() {
+            return self.out.info("error: a perft or bench is still running; go ignored");
+        }
+        if let Some(depth) = params.perft {
+            return self.start_perft(depth);
+        }
+        let mut limits = self.limits(&params);
+        let level = strength::active_level(
+            self.options.check(name::LIMIT_STRENGTH),
+            self.options.spin(name::ELO),
+            self.options.spin(name::SKILL_LEVEL),
+        );
+        let mut config = self.search_config();
+        if let Some(level) = level {
+            limits.depth = Some(limits.depth.map_or(level.max_depth, |d| d.min(level.max_depth)));
+            limits.nodes = Some(limits.nodes.map_or(level.max_nodes, |n| n.min(level.max_nodes)));
+            config.multipv = config.multipv.max(strength::WEAK_MULTI_PV);
+        }
+        let control = Arc::new(SearchControl::new());
+        let job = SearchJob {
+            position: self.position.clone(),
+            limits,
+            config,
+            tt: Arc::clone(&self.tt),
+            control: Arc::clone(&control),
+            level,
+            rng: SplitMix64::new(self.rng.next()),
+        };
+        if self.debug {
+            self.out.info(&format!("debug: {:?} level {:?}", job.limits, job.level));
+        }
+        let handle = search_job::spawn(job, self.out.clone());
+        self.job = Some(Job::Search { control, handle });
+    }
+
+    fn limits(&self, params: &GoParams) -> Limits {
+        let clock = |label: &str, value: Option<i64>| {
+            value.map(|v| {
+                if v < 0 {
+                    self.out.info(&format!("warning: {label} {v} is negative; using 0"));
+                }
+                v.max(0)
+            })
+        };
+        Limits {
+            depth: params.depth,
+            nodes: params.nodes,
+            movetime_ms: params.movetime,
+            wtime_ms: clock("wtime", params.wtime),
+            btime_ms: clock("btime", params.btime),
+            winc_ms: clock("winc", params.winc),
+            binc_ms: clock("binc", params.binc),
+            movestogo: params.movestogo.filter(|&n| n > 0),
+            mate: params.mate,
+            infinite: params.infinite,
+            ponder: params.ponder,
+            searchmoves: self.searchmoves(&params.searchmoves),
+        }
+    }
+
+    /// The legal moves among `searchmoves`; illegal ones are reported and
+    /// dropped (none legal: search every move).
+    fn searchmoves(&self, texts: &[String]) -> Vec<Move> {
+        let mut moves = Vec::new();
+        for text in texts {
+            match self.position.parse_uci(text) {
+                Ok(m) if !moves.contains(&m) => moves.push(m),
+                Ok(_) => {}
+                Err(e) => self.out.info(&format!("warning: searchmoves: {e}; ignored")),
+            }
+        }
+        if moves.is_empty() && !texts.is_empty() {
+            self.out.info("warning: no legal move in searchmoves; searching all moves");
+        }
+        moves
+    }
+
+    fn search_config(&self) -> SearchConfig {
+        SearchConfig {
+            threads: self.options.spin(name::THREADS) as usize,
+            multipv: self.options.spin(name::MULTI_PV) as usize,
+            move_overhead_ms: self.options.spin(name::MOVE_OVERHEAD) as u64,
+            show_wdl: self.options.check(name::SHOW_WDL),
+            eval: eval_choice(self.options.text(name::EVAL)),
+            chess960: self.options.check(name::CHESS960),
+        }
+    }
+
+    /// `go perft N` in Stockfish's divide format, with the `Threads`
+    /// option's thread count.
+    fn start_perft(&mut self, depth: u32) {
+        let position = self.position.clone();
+        let settings = perft::Settings {
+            threads: self.options.spin(name::THREADS) as usize,
+            hash_mb: None,
+        };
+        self.start_task("perft", move |out| {
+            let mut text = Vec::new();
+            match perft::report(&position, depth, &settings, &mut text) {
+                Ok(_) => String::from_utf8_lossy(&text)
+                    .lines()
+                    .for_each(|line| out.line(line)),
+                Err(e) => out.info(&format!("error: {e}")),
+            }
+        });
+    }
+
+    /// Runs a console command that cannot be stopped (perft, bench) on the
+    /// job thread, so `isready` is still answered while it works.
+    fn start_task(&mut self, label: &str, task: impl FnOnce(&Output) + Send + 'static) {
+        let out = self.out.clone();
+        match std::thread::Builder::new()
+            .name(label.into())
+            .spawn(move || task(&out))
+        {
+            Ok(handle) => self.job = Some(Job::Task(handle)),
+            Err(e) => self.out.info(&format!("error: cannot start {label}: {e}")),
+        }
+    }
+
+    fn print_eval(&self) {
+        let choice = eval_choice(self.options.text(name::EVAL));
+        let mut evaluator = evaluator(&choice);
+        evaluator.reset(&self.position);
+        let score = evaluator.evaluate(&self.position);
+        let white = if self.position.turn().is_white() { score } else { -score };
+        self.out.line(&format!(
+            "Final evaluation ({}): {:+.2} (white side) [{score} cp from the side to move]",
+            self.options.text(name::EVAL),
+            white as f64 / 100.0
+        ));
+    }
+
+    fn bench(&mut self, depth: Option<u32>) {
+        self.stop_search();
+        if self.job.is_some() {
+            return self.out.info("error: a perft or bench is still running; bench ignored");
+        }
+        let eval = eval_choice(self.options.text(name::EVAL));
+        self.start_task("bench", move |out| {
+            crate::bench::bench(
+                depth.unwrap_or(crate::bench::DEFAULT_DEPTH),
+                1,
+                crate::bench::DEFAULT_HASH_MB,
+                &eval,
+                &mut |line: &str| out.line(line),
+            );
+        });
+    }
+
+    /// Tells a running search to stop and waits for its `bestmove`. A perft
+    /// or bench cannot be stopped; it is left running.
+    fn stop_search(&mut self) {
+        if let Some(Job::Search { control, .. }) = &self.job {
+            control.stop();
+            if let Some(Job::Search {
+                handle: Some(handle),
+                ..
+            }) = self.job.take()
+                && handle.join().is_err()
+            {
+                self.out.info("error: the search thread died");
+            }
+        }
+        self.reap_finished_job();
+    }
+
+    fn reap_finished_job(&mut self) {
+        let finished = match &self.job {
+            Some(Job::Search { handle: Some(h), .. }) | Some(Job::Task(h)) => h.is_finished(),
+            Some(Job::Search { handle: None, .. }) => true,
+            None => false,
+        };
+        if finished {
+            match self.job.take() {
+                Some(Job::Search { handle: Some(h), .. }) | Some(Job::Task(h)) => {
+                    let _ = h.join();
+                }
+                _ => {}
+            }
+        }
+    }
+}

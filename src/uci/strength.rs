@@ -1,0 +1,226 @@
+//! Playing levels for people who learn against tarpon: `Skill Level` 0–20,
+//! or `UCI_LimitStrength` with `UCI_Elo` mapped onto the same scale.
+//!
+//! A weakened engine searches several lines (MultiPV) under a depth and node
+//! cap, then adds seeded random noise to each line's score and plays the line
+//! that comes out on top. The lower the level, the shallower the search and
+//! the louder the noise, so weak levels miss tactics and drift into
+//! positional errors instead of playing random blunders every move.
+//!
+//! The Elo figures in [`LEVELS`] are the targets of the mapping, not yet
+//! measurements: the arena measures each level and this table is where the
+//! measured numbers go.
+
+use crate::search::Score;
+
+/// The strongest level: full strength, no weakening.
+pub const MAX_LEVEL: u8 = 20;
+
+/// One playing level.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Level {
+    pub skill: u8,
+    /// The Elo `UCI_Elo` maps to this level (target of the mapping).
+    pub elo: i64,
+    /// Deepest iteration searched.
+    pub max_depth: u32,
+    /// Nodes searched at most per move.
+    pub max_nodes: u64,
+    /// Largest noise, in centipawns, added to a line's score.
+    pub noise_cp: i32,
+}
+
+/// Lines searched when choosing a weakened move.
+pub const WEAK_MULTI_PV: usize = 4;
+
+/// The ladder of weakened levels 0..=19 (level 20 is full strength).
+pub const LEVELS: [Level; MAX_LEVEL as usize] = build_levels();
+
+const fn build_levels() -> [Level; MAX_LEVEL as usize] {
+    let mut levels = [Level {
+        skill: 0,
+        elo: 0,
+        max_depth: 0,
+        max_nodes: 0,
+        noise_cp: 0,
+    }; MAX_LEVEL as usize];
+    let mut skill = 0;
+    // Half as many nodes again per level: 256 at level 0, about 560k at 19.
+    let mut nodes = 256;
+    while skill < MAX_LEVEL as usize {
+        let weakness = (MAX_LEVEL as usize - 1 - skill) as i32; // 19 .. 0
+        levels[skill] = Level {
+            skill: skill as u8,
+            elo: MIN_ELO + 75 * skill as i64,
+            max_depth: 1 + skill as u32,
+            max_nodes: nodes,
+            // From ±15 cp at level 19 to ±300 cp at level 0, growing fast at
+            // the bottom where beginners need the engine to err visibly.
+            noise_cp: 15 + weakness * (weakness + 4) * 285 / (19 * 23),
+        };
+        skill += 1;
+        nodes = nodes * 3 / 2;
+    }
+    levels
+}
+
+pub const MIN_ELO: i64 = 800;
+/// The Elo of level 19; level 20 (full strength) is unlimited.
+pub const MAX_ELO: i64 = MIN_ELO + 75 * (MAX_LEVEL as i64 - 1);
+pub const DEFAULT_ELO: i64 = 1500;
+
+/// The level a `UCI_Elo` value maps to (the nearest level at or below it).
+pub fn level_for_elo(elo: i64) -> u8 {
+    LEVELS
+        .iter()
+        .rev()
+        .find(|l| l.elo <= elo)
+        .map_or(0, |l| l.skill)
+}
+
+/// The level in force: `UCI_LimitStrength` with `UCI_Elo` takes precedence
+/// over `Skill Level`, as in Stockfish. `None` is full strength.
+pub fn active_level(limit_strength: bool, elo: i64, skill_level: i64) -> Option<Level> {
+    let skill = if limit_strength {
+        level_for_elo(elo)
+    } else {
+        skill_level.clamp(0, MAX_LEVEL as i64) as u8
+    };
+    LEVELS.get(skill as usize).copied()
+}
+
+impl Level {
+    /// Picks among the searched lines, given as `(score in cp from the side
+    /// to move, anything)` best first. Returns the index of the line to play.
+    /// Scores come from [`comparable_score`].
+    pub fn choose<T>(&self, lines: &[(i32, T)], rng: &mut SplitMix64) -> usize {
+        let mut best = 0;
+        let mut best_value = i64::MIN;
+        for (i, (score, _)) in lines.iter().enumerate() {
+            let noise = (rng.next() % (self.noise_cp as u64 + 1)) as i64;
+            let value = *score as i64 + noise;
+            if value > best_value {
+                best_value = value;
+                best = i;
+            }
+        }
+        best
+    }
+}
+
+/// A line's score on one centipawn scale the noise can act on: a mate
+/// counts as a large but finite advantage (sooner mates more).
+pub fn comparable_score(score: Score) -> i32 {
+    const DECISIVE: i32 = 2000;
+    match score {
+        Score::Cp(cp) => cp.clamp(-DECISIVE, DECISIVE),
+        Score::Mate(n) if n > 0 => DECISIVE + 100 - n.min(100),
+        Score::Mate(n) => -DECISIVE - 100 + n.unsigned_abs().min(100) as i32,
+    }
+}
+
+/// A small seeded generator (SplitMix64): reproducible choices in tests, and
+/// no dependency for a few random numbers per move.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    /// Seeded from the clock, so games against a person differ.
+    pub fn from_time() -> SplitMix64 {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        SplitMix64(nanos)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_weaken_monotonically() {
+        for pair in LEVELS.windows(2) {
+            let (lo, hi) = (pair[0], pair[1]);
+            assert!(lo.elo < hi.elo);
+            assert!(lo.max_depth < hi.max_depth);
+            assert!(lo.max_nodes < hi.max_nodes, "{lo:?} {hi:?}");
+            assert!(lo.noise_cp > hi.noise_cp);
+        }
+        assert_eq!(LEVELS[0].noise_cp, 300);
+        assert_eq!(LEVELS[19].noise_cp, 15);
+        assert_eq!(LEVELS[0].max_nodes, 256);
+    }
+
+    #[test]
+    fn elo_maps_onto_levels() {
+        assert_eq!(level_for_elo(0), 0);
+        assert_eq!(level_for_elo(MIN_ELO), 0);
+        assert_eq!(level_for_elo(MIN_ELO + 74), 0);
+        assert_eq!(level_for_elo(MIN_ELO + 75), 1);
+        assert_eq!(level_for_elo(MAX_ELO), 19);
+        assert_eq!(level_for_elo(99_999), 19);
+        assert_eq!(active_level(false, 800, 20), None);
+        assert_eq!(active_level(false, 800, 5).map(|l| l.skill), Some(5));
+        assert_eq!(active_level(true, MAX_ELO, 5).map(|l| l.skill), Some(19));
+    }
+
+    #[test]
+    fn strong_levels_keep_the_best_line_weak_levels_do_not() {
+        // Best line 60 cp better than the others.
+        let lines = [(60, "best"), (0, "b"), (0, "c"), (0, "d")];
+        let picks = |skill: usize| {
+            let mut rng = SplitMix64::new(7);
+            (0..2000)
+                .filter(|_| LEVELS[skill].choose(&lines, &mut rng) != 0)
+                .count()
+        };
+        assert_eq!(picks(19), 0, "level 19 noise (15 cp) cannot bridge 60 cp");
+        let weak = picks(0);
+        assert!(
+            weak > 1000,
+            "level 0 should often leave the best line: {weak}"
+        );
+        assert!(picks(10) < weak);
+    }
+
+    #[test]
+    fn mates_rank_above_any_centipawn_score() {
+        let order = [
+            Score::Mate(1),
+            Score::Mate(5),
+            Score::Cp(5000),
+            Score::Cp(0),
+            Score::Cp(-5000),
+            Score::Mate(-7),
+            Score::Mate(-1),
+        ];
+        for pair in order.windows(2) {
+            assert!(comparable_score(pair[0]) > comparable_score(pair[1]), "{pair:?}");
+        }
+    }
+
+    #[test]
+    fn choices_are_reproducible_with_a_seed() {
+        let lines = [(10, ()), (5, ()), (0, ())];
+        let run = || {
+            let mut rng = SplitMix64::new(42);
+            (0..100)
+                .map(|_| LEVELS[3].choose(&lines, &mut rng))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(run(), run());
+    }
+}

@@ -1,0 +1,637 @@
+//! The UCI protocol, tested by driving the built binary over stdin/stdout
+//! like a GUI does. Every wait has a timeout, so a hang fails the test
+//! instead of stalling the suite.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use tarpon::position::Position;
+use tarpon::uci::strength::SplitMix64;
+
+/// Generous: the machine is shared and tests run side by side.
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Every line received so far, for failure messages.
+    seen: Vec<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        Engine::start_with(&[])
+    }
+
+    fn start_with(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tarpon"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start tarpon");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            stdin: child.stdin.take(),
+            child,
+            lines: rx,
+            seen: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write to tarpon");
+        stdin.flush().expect("flush");
+    }
+
+    /// Lines up to and including the first that satisfies `done`.
+    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + TIMEOUT;
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    let finished = done(&line);
+                    got.push(line);
+                    if finished {
+                        return got;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("timed out; lines so far: {:#?}", self.seen)
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("tarpon closed its output; lines so far: {:#?}", self.seen)
+                }
+            }
+        }
+    }
+
+    /// Lines arriving within `wait` (none expected to finish anything).
+    fn quiet_for(&mut self, wait: Duration) -> Vec<String> {
+        let deadline = Instant::now() + wait;
+        let mut got = Vec::new();
+        while let Ok(line) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            self.seen.push(line.clone());
+            got.push(line);
+        }
+        got
+    }
+
+    fn until_line(&mut self, exact: &str) -> Vec<String> {
+        self.until(|l| l == exact)
+    }
+
+    /// `isready` must be answered; returns the lines before `readyok`.
+    fn ready(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.until_line("readyok");
+        lines.pop();
+        lines
+    }
+
+    fn bestmove(&mut self) -> (Vec<String>, String) {
+        let lines = self.until(|l| l.starts_with("bestmove"));
+        let best = lines.last().expect("bestmove line").clone();
+        (lines, best)
+    }
+
+    /// Sends `go ...` for `position` and checks the bestmove is legal there.
+    fn go_legal(&mut self, position: &Position, go: &str) -> String {
+        self.send(go);
+        let (_, best) = self.bestmove();
+        let mv = best.split_whitespace().nth(1).expect("a move after bestmove");
+        assert!(
+            position.parse_uci(mv).is_ok(),
+            "illegal bestmove '{best}' in {}",
+            position.fen()
+        );
+        mv.to_string()
+    }
+
+    /// Closes stdin and waits for a clean exit.
+    fn finish(mut self) {
+        self.send("quit");
+        self.wait_exit();
+    }
+
+    fn wait_exit(&mut self) {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                assert!(status.success(), "exit status {status}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "tarpon did not exit");
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn position_after(moves: &[&str]) -> Position {
+    let mut p = Position::startpos();
+    for m in moves {
+        let mv = p.parse_uci(m).expect("legal test move");
+        p.make(mv);
+    }
+    p
+}
+
+#[test]
+fn uci_handshake_lists_every_option() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until_line("uciok");
+    assert!(lines[0].starts_with("id name tarpon"), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("id author ")));
+    for option in [
+        "Hash type spin",
+        "Threads type spin",
+        "MultiPV type spin",
+        "Ponder type check",
+        "Move Overhead type spin",
+        "Clear Hash type button",
+        "Eval type combo",
+        "EvalFile type string",
+        "SyzygyPath type string",
+        "UCI_Chess960 type check",
+        "UCI_ShowWDL type check",
+        "UCI_LimitStrength type check",
+        "UCI_Elo type spin",
+        "Skill Level type spin",
+    ] {
+        let wanted = format!("option name {option}");
+        assert!(lines.iter().any(|l| l.starts_with(&wanted)), "missing {wanted}");
+    }
+    assert!(e.ready().is_empty());
+    e.finish();
+}
+
+#[test]
+fn uci_subcommand_runs_the_loop() {
+    let mut e = Engine::start_with(&["uci"]);
+    e.send("uci");
+    e.until_line("uciok");
+    e.finish();
+}
+
+#[test]
+fn end_of_input_quits() {
+    let mut e = Engine::start();
+    e.send("isready");
+    e.until_line("readyok");
+    e.wait_exit();
+}
+
+#[test]
+fn position_and_display() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4 c7c5 g1f3");
+    e.send("d");
+    let lines = e.until(|l| l.starts_with("Checkers:"));
+    let fen = "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2";
+    assert!(lines.contains(&format!("Fen: {fen}")), "{lines:#?}");
+    assert!(lines.iter().any(|l| l.starts_with("Key: ") && l.len() == 21));
+    assert!(lines.contains(&" | r | n | b | q | k | b | n | r | 8".to_string()));
+
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3P4/1p2P3/2N2Q1P/PPPBBPPP/R3K2R w KQkq - 0 1";
+    e.send(&format!("position fen {kiwipete} moves e1g1"));
+    e.send("d");
+    let lines = e.until(|l| l.starts_with("Checkers:"));
+    assert!(lines.iter().any(|l| l.starts_with("Fen: r3k2r/p1ppqpb1/bn2pnp1/3P4/1p2P3/2N2Q1P/PPPBBPPP/R4RK1 b kq - 1 1")), "{lines:#?}");
+
+    // In check: the checker is named.
+    e.send("position startpos moves e2e4 e7e5 d1h5 f7f6 h5e8");
+    e.send("position startpos moves f2f3 e7e5 e1f2 d8h4");
+    e.send("d");
+    let lines = e.until(|l| l.starts_with("Checkers:"));
+    assert_eq!(lines.last().map(String::as_str), Some("Checkers: h4"));
+    e.finish();
+}
+
+#[test]
+fn go_with_each_limit_gives_one_legal_bestmove() {
+    let mut e = Engine::start();
+    let start = Position::startpos();
+    e.send("position startpos");
+    for go in [
+        "go depth 3",
+        "go nodes 5000",
+        "go movetime 100",
+        "go wtime 2000 btime 2000",
+        "go wtime 2000 btime 2000 winc 100 binc 100",
+        "go wtime 5000 btime 5000 movestogo 3",
+        "go mate 2 movetime 200",
+    ] {
+        e.go_legal(&start, go);
+        let extra = e.ready();
+        assert!(!extra.iter().any(|l| l.starts_with("bestmove")), "{go}: {extra:?}");
+    }
+    let after = position_after(&["e2e4"]);
+    e.send("position startpos moves e2e4");
+    e.go_legal(&after, "go btime 1000 wtime 1000 binc 10 winc 10");
+    e.finish();
+}
+
+#[test]
+fn searchmoves_restrict_the_root() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 4 searchmoves a2a3 h2h3");
+    let (_, best) = e.bestmove();
+    let mv = best.split_whitespace().nth(1).unwrap_or("");
+    assert!(mv == "a2a3" || mv == "h2h3", "{best}");
+    e.finish();
+}
+
+#[test]
+fn info_lines_report_the_search() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 3");
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("position startpos");
+    e.send("go depth 5");
+    let (lines, _) = e.bestmove();
+    let infos: Vec<&String> = lines.iter().filter(|l| l.contains(" pv ")).collect();
+    assert!(!infos.is_empty(), "{lines:#?}");
+    for needed in ["depth", "seldepth", "multipv 3", "score", "wdl", "nodes", "nps", "time", "pv"] {
+        assert!(
+            infos.iter().any(|l| l.split(" pv ").next().unwrap_or("").contains(needed)),
+            "no '{needed}' in {infos:#?}"
+        );
+    }
+    e.finish();
+}
+
+#[test]
+fn infinite_search_waits_for_stop_and_answers_isready() {
+    let mut e = Engine::start();
+    e.send("position startpos moves d2d4");
+    e.send("go infinite");
+    let early = e.quiet_for(Duration::from_millis(300));
+    assert!(!early.iter().any(|l| l.starts_with("bestmove")), "{early:?}");
+    // isready during the search is answered at once, without a bestmove.
+    let before = e.ready();
+    assert!(!before.iter().any(|l| l.starts_with("bestmove")), "{before:?}");
+    e.send("stop");
+    let (_, best) = e.bestmove();
+    let position = position_after(&["d2d4"]);
+    let mv = best.split_whitespace().nth(1).expect("move");
+    assert!(position.parse_uci(mv).is_ok(), "{best}");
+    // Exactly one bestmove: none arrives later, a second stop is harmless.
+    e.send("stop");
+    let after = e.ready();
+    assert!(!after.iter().any(|l| l.starts_with("bestmove")), "{after:?}");
+    e.finish();
+}
+
+#[test]
+fn infinite_search_of_a_mate_still_waits_for_stop() {
+    let mut e = Engine::start();
+    // White mates in one: the search ends at once but must not answer yet.
+    e.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    e.send("go infinite");
+    let early = e.quiet_for(Duration::from_millis(500));
+    assert!(!early.iter().any(|l| l.starts_with("bestmove")), "{early:?}");
+    e.send("stop");
+    let (_, best) = e.bestmove();
+    assert!(best.starts_with("bestmove a1a8"), "{best}");
+    e.finish();
+}
+
+#[test]
+fn ponder_then_ponderhit_and_ponder_then_stop() {
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 3000 btime 3000");
+    let early = e.quiet_for(Duration::from_millis(300));
+    assert!(!early.iter().any(|l| l.starts_with("bestmove")), "{early:?}");
+    e.send("ponderhit");
+    let (_, best) = e.bestmove();
+    assert!(best.starts_with("bestmove "), "{best}");
+
+    e.send("go ponder wtime 3000 btime 3000");
+    e.quiet_for(Duration::from_millis(100));
+    e.send("stop");
+    e.bestmove();
+    assert!(!e.ready().iter().any(|l| l.starts_with("bestmove")));
+    e.finish();
+}
+
+#[test]
+fn bestmove_carries_a_ponder_move() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 6");
+    let (_, best) = e.bestmove();
+    let words: Vec<&str> = best.split_whitespace().collect();
+    assert_eq!(words.len(), 4, "{best}");
+    assert_eq!(words[2], "ponder");
+    let after = position_after(&[words[1]]);
+    assert!(after.parse_uci(words[3]).is_ok(), "{best}");
+    e.finish();
+}
+
+#[test]
+fn no_legal_move_gives_0000() {
+    let mut e = Engine::start();
+    // Checkmated (fool's mate) and stalemated.
+    e.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    e.send("go depth 3");
+    assert_eq!(e.bestmove().1, "bestmove 0000");
+    e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    e.send("go movetime 100");
+    assert_eq!(e.bestmove().1, "bestmove 0000");
+    e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    e.send("go infinite");
+    e.quiet_for(Duration::from_millis(100));
+    e.send("stop");
+    assert_eq!(e.bestmove().1, "bestmove 0000");
+    e.finish();
+}
+
+#[test]
+fn go_perft_prints_divide() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go perft 3");
+    let lines = e.until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().map(String::as_str), Some("Nodes searched: 8902"));
+    assert!(lines.contains(&"e2e4: 600".to_string()), "{lines:?}");
+    assert_eq!(lines.iter().filter(|l| l.contains(": ") && !l.starts_with("Nodes")).count(), 20);
+    e.ready();
+    e.finish();
+}
+
+#[test]
+fn eval_prints_the_static_evaluation() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    e.send("eval");
+    let lines = e.until(|l| l.starts_with("Final evaluation"));
+    assert!(lines.last().unwrap_or(&String::new()).contains("(pst)"), "{lines:?}");
+    e.finish();
+}
+
+#[test]
+fn bench_in_the_loop_ends_with_nodes_and_nps() {
+    let mut e = Engine::start();
+    e.send("bench 2");
+    let lines = e.until(|l| l.ends_with(" nps"));
+    let last: Vec<&str> = lines.last().expect("last").split_whitespace().collect();
+    assert_eq!(last.len(), 4, "{last:?}");
+    assert!(last[0].parse::<u64>().is_ok_and(|n| n > 0));
+    assert_eq!(last[1], "nodes");
+    e.ready();
+    e.finish();
+}
+
+#[test]
+fn options_with_spaces_and_any_case() {
+    let mut e = Engine::start();
+    for line in [
+        "setoption name Move Overhead value 50",
+        "setoption name move overhead value 60",
+        "setoption name Clear Hash",
+        "setoption name HASH value 8",
+        "setoption name Threads value 2",
+        "setoption name EvalFile value /no/such dir/net.nnue",
+        "setoption name SyzygyPath value <empty>",
+        "setoption name Eval value pst",
+        "setoption name UCI_ShowWDL value true",
+        "setoption name Ponder value false",
+    ] {
+        e.send(line);
+        let lines = e.ready();
+        assert!(lines.iter().all(|l| !l.contains("error")), "{line}: {lines:?}");
+    }
+    e.send("ucinewgame");
+    e.send("position startpos");
+    e.go_legal(&Position::startpos(), "go depth 4");
+    e.finish();
+}
+
+#[test]
+fn three_hundred_moves_of_history() {
+    // A seeded random game of 300 plies that never ends early.
+    let mut rng = SplitMix64::new(300);
+    let mut position = Position::startpos();
+    let mut moves = Vec::new();
+    while moves.len() < 300 {
+        let legal = position.legal_moves();
+        let playable: Vec<_> = legal
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let mut next = position.clone();
+                next.make(m);
+                !next.legal_moves().is_empty() && !next.is_insufficient_material()
+            })
+            .collect();
+        assert!(!playable.is_empty(), "the random game got stuck");
+        let m = playable[(rng.next() % playable.len() as u64) as usize];
+        moves.push(position.uci(m));
+        position.make(m);
+    }
+    let mut e = Engine::start();
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    e.send("d");
+    let lines = e.until(|l| l.starts_with("Checkers:"));
+    assert!(lines.contains(&format!("Fen: {}", position.fen())), "{lines:#?}");
+    assert!(lines.iter().all(|l| !l.contains("error")));
+    e.go_legal(&position, "go depth 4");
+    e.go_legal(&position, "go wtime 1000 btime 1000");
+    e.finish();
+}
+
+#[test]
+fn chess960_castling_is_king_takes_rook() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Chess960 value true");
+    // Black king and rook on their Chess960 start squares b8/a8, h8 rook
+    // gone: only queenside castling for Black, both sides for White.
+    let fen = "rk6/pppp4/8/8/8/8/PPPP4/R3K2R w KQA - 0 1";
+    let position = Position::from_fen(fen, true).expect("960 FEN");
+    e.send(&format!("position fen {fen} moves e1h1"));
+    assert!(e.ready().is_empty(), "king-takes-rook castling refused");
+    e.send("d");
+    let lines = e.until(|l| l.starts_with("Checkers:"));
+    assert!(lines.iter().any(|l| l.starts_with("Fen: rk6/pppp4/8/8/8/8/PPPP4/R4RK1 b")), "{lines:#?}");
+    e.send(&format!("position fen {fen}"));
+    e.go_legal(&position, "go depth 4");
+    e.finish();
+}
+
+#[test]
+fn playing_levels_still_play_legal_moves() {
+    let mut e = Engine::start();
+    let start = Position::startpos();
+    e.send("position startpos");
+    for setup in [
+        "setoption name Skill Level value 0",
+        "setoption name Skill Level value 10",
+        "setoption name UCI_LimitStrength value true",
+        "setoption name UCI_Elo value 1200",
+    ] {
+        e.send(setup);
+        assert!(e.ready().is_empty(), "{setup}");
+        e.go_legal(&start, "go movetime 200");
+        e.go_legal(&start, "go wtime 1000 btime 1000");
+    }
+    e.finish();
+}
+
+/// Each bad input is answered with `info string` or ignored; the engine
+/// keeps answering `isready` and keeps playing legal moves.
+#[test]
+fn bad_input_never_kills_the_engine() {
+    let mut e = Engine::start();
+    let cases: &[(&str, bool)] = &[
+        // (input, must it produce an `info string`?)
+        ("", false),
+        ("    ", false),
+        ("hello world", true),
+        ("xyzzy 1 2 3", true),
+        ("position", true),
+        ("position fen", true),
+        ("position fen not/a/fen w - - 0 1", true),
+        ("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", false),
+        ("position fen 8/8/8/8/8/8/8/8 w - - 0 1", true),
+        ("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1", true),
+        ("position fen k7/8/8/8/8/8/8/K6P w - - 0 1", true),
+        ("position startpos moves e2e4 e7e5 e1e3", true),
+        ("position startpos moves e2e4 zzzz", true),
+        ("position startpos garbage", true),
+        ("go wtime -1000 btime -1000", true),
+        ("go wtime btime", true),
+        ("go depth", true),
+        ("go depth abc", true),
+        ("go nodes -5", true),
+        ("go movetime 1e3 depth 2", true),
+        ("go searchmoves e2e5 depth 2", true),
+        ("go perft 99", true),
+        ("setoption name Hash value 99999999999", true),
+        ("setoption name Hash value 1000000", true),
+        ("setoption name Hash value -1", true),
+        ("setoption name Threads value 0", true),
+        ("setoption name Threads value many", true),
+        ("setoption name MultiPV value 0", true),
+        ("setoption name Ponder value maybe", true),
+        ("setoption name Eval value magic", true),
+        ("setoption name No Such Option value 3", true),
+        ("setoption name", true),
+        ("setoption", true),
+        ("debug", true),
+        ("bench x", true),
+    ];
+    for (input, must_answer) in cases {
+        e.send(input);
+        let lines = e.ready();
+        if *must_answer {
+            assert!(
+                lines.iter().any(|l| l.starts_with("info string")),
+                "no info string after {input:?}: {lines:?}"
+            );
+        }
+        assert!(
+            lines.iter().all(|l| l.starts_with("info") || l.starts_with("bestmove")),
+            "odd reply to {input:?}: {lines:?}"
+        );
+        // A `go` whose limits were all dropped searches until `stop`; each
+        // bad `go` still ends with exactly one bestmove.
+        if input.starts_with("go") && !input.contains("perft") {
+            e.send("stop");
+            if !lines.iter().any(|l| l.starts_with("bestmove")) {
+                e.bestmove();
+            }
+            assert!(!e.ready().iter().any(|l| l.starts_with("bestmove")), "{input}");
+        }
+    }
+    // Raw bytes that are not UTF-8, and a very long line.
+    e.send_bytes(b"\xff\xfe\x00garbage\x80\n");
+    e.send(&"x".repeat(100_000));
+    let lines = e.ready();
+    assert!(lines.iter().all(|l| l.len() < 300), "{lines:?}");
+    // The last good position (startpos; every bad one was rejected) plays on.
+    e.send("position startpos moves e2e4 e7e5 e1e3");
+    e.ready();
+    e.go_legal(&Position::startpos(), "go depth 3");
+    e.finish();
+}
+
+#[test]
+fn a_rejected_position_keeps_the_previous_one() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    e.send("position startpos moves d2d4 d7d5 d4d5");
+    let lines = e.ready();
+    assert!(lines.iter().any(|l| l.contains("illegal move 'd4d5'")), "{lines:?}");
+    e.send("d");
+    let lines = e.until(|l| l.starts_with("Checkers:"));
+    assert!(lines.iter().any(|l| l.starts_with("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq")), "{lines:#?}");
+    e.finish();
+}
+
+#[test]
+fn commands_during_a_search() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.quiet_for(Duration::from_millis(100));
+    // Changing the table mid-search is refused, not fatal.
+    e.send("setoption name Hash value 32");
+    let lines = e.ready();
+    assert!(lines.iter().any(|l| l.contains("cannot change during a search")), "{lines:?}");
+    // A new position does not disturb the running search.
+    e.send("position startpos moves e2e4");
+    // A second go stops the first: each go gets its bestmove.
+    e.send("go depth 3");
+    let (_, first) = e.bestmove();
+    let mv = first.split_whitespace().nth(1).expect("move");
+    assert!(Position::startpos().parse_uci(mv).is_ok(), "{first}");
+    let (_, second) = e.bestmove();
+    let mv = second.split_whitespace().nth(1).expect("move");
+    assert!(position_after(&["e2e4"]).parse_uci(mv).is_ok(), "{second}");
+    e.send("ucinewgame");
+    e.ready();
+    e.send("go infinite");
+    e.quiet_for(Duration::from_millis(100));
+    e.send("quit");
+    // quit during a search: the search stops, its bestmove comes, and the
+    // process exits.
+    e.bestmove();
+    e.wait_exit();
+}
