@@ -24,6 +24,10 @@ enum Command {
     Eval(nnue_cli::EvalArgs),
     /// Write a seeded random net (for benchmarks and tests, not for play).
     RandomNet(nnue_cli::RandomNetArgs),
+    /// Generate training data: self-play games at a fixed node budget per move.
+    Datagen(tarpon::train::datagen::DatagenArgs),
+    /// Train an NNUE (HalfKP or HalfKAv2_hm) on datagen records and export it.
+    Train(tarpon::train::trainer::TrainArgs),
 }
 
 fn main() -> ExitCode {
@@ -34,5 +38,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => perft::cli::run(args),
         Some(Command::Eval(args)) => nnue_cli::run_eval(args),
         Some(Command::RandomNet(args)) => nnue_cli::run_random_net(args),
+        Some(Command::Datagen(args)) => tarpon::train::datagen::run(args),
+        Some(Command::Train(args)) => tarpon::train::trainer::run(args),
     }
 }

@@ -13,8 +13,8 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use clap::Args;
@@ -22,6 +22,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use shakmaty::{Color, Move, Position as _};
 
 use super::data::{DataError, GameResult, PackedPosition, RecordWriter, TrainingPosition};
+use crate::eval::EvalChoice;
+use crate::eval::nnue::Network;
 use crate::eval::nnue::random::Rng;
 use crate::position::{Position, START_FEN};
 use crate::search::{Limits, Score, SearchConfig, SearchControl, TranspositionTable, run_search};
@@ -33,7 +35,11 @@ pub struct DatagenArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Games to play (this many in total, whatever the thread count).
-    #[arg(long, conflicts_with = "positions", required_unless_present = "positions")]
+    #[arg(
+        long,
+        conflicts_with = "positions",
+        required_unless_present = "positions"
+    )]
     pub games: Option<u64>,
     /// Stop once at least this many positions are written (games in progress
     /// still finish and are written).
@@ -75,6 +81,9 @@ pub struct DatagenArgs {
     /// Declare a draw after this many plies.
     #[arg(long, default_value_t = 400)]
     pub max_plies: u32,
+    /// Evaluate with this net instead of the PST evaluator (later generations).
+    #[arg(long)]
+    pub net: Option<PathBuf>,
     /// Hide the progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -158,7 +167,8 @@ impl Openings {
         let Some(path) = &args.book else {
             return Ok(Openings(vec![START_FEN.to_string()]));
         };
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read book {}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read book {}: {e}", path.display()))?;
         let mut lines = Vec::new();
         for (i, line) in text.lines().enumerate() {
             let line = line.trim();
@@ -166,11 +176,19 @@ impl Openings {
                 continue;
             }
             // EPD operations (`bm ...;`) follow the four board fields.
-            let fen = line.split_whitespace().take(6).collect::<Vec<_>>().join(" ");
+            let fen = line
+                .split_whitespace()
+                .take(6)
+                .collect::<Vec<_>>()
+                .join(" ");
             let fen = match Position::from_fen(&fen, false) {
                 Ok(_) => fen,
                 Err(_) => {
-                    let four = line.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+                    let four = line
+                        .split_whitespace()
+                        .take(4)
+                        .collect::<Vec<_>>()
+                        .join(" ");
                     Position::from_fen(&four, false)
                         .map_err(|e| format!("{} line {}: {e}", path.display(), i + 1))?;
                     four
@@ -231,9 +249,14 @@ fn opening(setup: &GameSetup, rng: &mut Rng) -> Position {
 /// The game's result if the rules have ended it.
 fn rules_verdict(pos: &Position) -> Option<Option<Color>> {
     if pos.legal_moves().is_empty() {
-        return Some(if pos.is_check() { Some(!pos.turn()) } else { None });
+        return Some(if pos.is_check() {
+            Some(!pos.turn())
+        } else {
+            None
+        });
     }
-    (pos.repetitions() >= 2 || pos.is_fifty_move_draw() || pos.is_insufficient_material()).then_some(None)
+    (pos.repetitions() >= 2 || pos.is_fifty_move_draw() || pos.is_insufficient_material())
+        .then_some(None)
 }
 
 /// Whether a searched position makes a good training example: quiet (not in
@@ -341,7 +364,10 @@ pub fn generate(args: &DatagenArgs) -> Result<DatagenReport, String> {
         return Err("--nodes, --games and --positions must be positive".into());
     }
     if args.hash == 0 || args.hash > 4096 {
-        return Err(format!("--hash {} MB must be between 1 and 4096", args.hash));
+        return Err(format!(
+            "--hash {} MB must be between 1 and 4096",
+            args.hash
+        ));
     }
     let threads = args
         .threads
@@ -350,12 +376,19 @@ pub fn generate(args: &DatagenArgs) -> Result<DatagenReport, String> {
         return Err("--threads must be at least 1".into());
     }
     let openings = Openings::load(args)?;
+    let eval = match &args.net {
+        Some(path) => EvalChoice::Nnue(Arc::new(
+            Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        )),
+        None => EvalChoice::Pst,
+    };
     let writer = Mutex::new(RecordWriter::append(&args.out).map_err(|e| e.to_string())?);
     let setup = GameSetup {
         args,
         openings: &openings,
         config: SearchConfig {
             threads: 1,
+            eval,
             ..SearchConfig::default()
         },
     };
@@ -402,7 +435,11 @@ pub fn generate(args: &DatagenArgs) -> Result<DatagenReport, String> {
                     if args.positions.is_some_and(|p| total >= p) {
                         stop.store(true, Ordering::Relaxed);
                     }
-                    bar.set_position(if args.positions.is_some() { total } else { done });
+                    bar.set_position(if args.positions.is_some() {
+                        total
+                    } else {
+                        done
+                    });
                     let rate = total as f64 / start.elapsed().as_secs_f64().max(1e-9);
                     bar.set_message(format!("{done} games, {total} positions, {rate:.1} pos/s"));
                 }
@@ -430,7 +467,9 @@ fn progress_bar(args: &DatagenArgs) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(args.positions.or(args.games).unwrap_or(0));
-    if let Ok(style) = ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} {msg}") {
+    if let Ok(style) =
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} {msg}")
+    {
         bar.set_style(style.progress_chars("=> "));
     }
     bar
@@ -459,6 +498,7 @@ mod tests {
             draw_plies: 8,
             draw_after: 40,
             max_plies: 160,
+            net: None,
             quiet: true,
         }
     }
@@ -482,15 +522,26 @@ mod tests {
         // A dip resets the streak.
         assert_eq!(adj.observe(13, Color::Black, Score::Cp(-900)), None);
         for ply in 14..17 {
-            let turn = if ply % 2 == 0 { Color::White } else { Color::Black };
+            let turn = if ply % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
             let cp = if turn == Color::White { 1100 } else { -1100 };
             assert_eq!(adj.observe(ply, turn, Score::Cp(cp)), None);
         }
-        assert_eq!(adj.observe(17, Color::Black, Score::Mate(-3)), Some(Verdict::Decided(Some(Color::White))));
+        assert_eq!(
+            adj.observe(17, Color::Black, Score::Mate(-3)),
+            Some(Verdict::Decided(Some(Color::White)))
+        );
 
         let mut adj = Adjudicator::new(&a);
         for ply in 0..60 {
-            let turn = if ply % 2 == 0 { Color::White } else { Color::Black };
+            let turn = if ply % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
             let verdict = adj.observe(ply, turn, Score::Cp(3));
             // Draws only after ply 40, and only after 8 quiet plies there.
             assert_eq!(verdict.is_some(), ply >= 47, "ply {ply}");
@@ -509,7 +560,11 @@ mod tests {
         let (records, dropped) = read_records(&one).unwrap();
         assert_eq!(dropped, 0);
         assert_eq!(records.len() as u64, report.positions);
-        assert!(records.len() > 20, "only {} positions from 4 games", records.len());
+        assert!(
+            records.len() > 20,
+            "only {} positions from 4 games",
+            records.len()
+        );
         for r in &records {
             let p = r.unpack().unwrap();
             let mut setup = Setup::empty();
@@ -541,6 +596,29 @@ mod tests {
         assert!(more.positions >= 1);
         let (after, _) = read_records(&one).unwrap();
         assert_eq!(after.len() as u64, report.positions + more.positions);
+    }
+
+    #[test]
+    fn datagen_plays_with_a_net() {
+        let dir = temp_path("net");
+        std::fs::create_dir_all(&dir).unwrap();
+        let net = crate::eval::nnue::random::random_network(
+            crate::eval::nnue::FeatureSet::HalfKAv2Hm,
+            32,
+            &[8, 8],
+            1,
+            5,
+        )
+        .unwrap();
+        net.save(dir.join("random.nnue")).unwrap();
+        let mut a = args(dir.join("data.bin"));
+        a.games = Some(1);
+        a.net = Some(dir.join("random.nnue"));
+        let report = generate(&a).unwrap();
+        let (records, _) = read_records(&a.out).unwrap();
+        assert_eq!(records.len() as u64, report.positions);
+        a.net = Some(dir.join("missing.nnue"));
+        assert!(generate(&a).is_err());
     }
 
     #[test]
