@@ -202,7 +202,8 @@ fn validate(args: &TrainArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda {} must be in [0, 1]", args.lambda));
     }
-    if !(args.lr > 0.0 && args.lr.is_finite()) || !(args.scale > 0.0) || !(args.gamma > 0.0) {
+    let positive = |x: f32| x > 0.0 && x.is_finite();
+    if !positive(args.lr) || !positive(args.scale) || !positive(args.gamma) {
         return Err("--lr, --scale and --gamma must be positive".into());
     }
     if args.threads == Some(0) {
@@ -597,9 +598,9 @@ mod tests {
                 // Prefer captures half the time so material gets unbalanced.
                 let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
                 let m = if !captures.is_empty() && rng.below(2) == 0 {
-                    captures[rng.below(captures.len())].clone()
+                    *captures[rng.below(captures.len())]
                 } else {
-                    moves[rng.below(moves.len())].clone()
+                    moves[rng.below(moves.len())]
                 };
                 pos.play_unchecked(m);
             }
