@@ -124,7 +124,10 @@ impl Engine {
     fn go_legal(&mut self, position: &Position, go: &str) -> String {
         self.send(go);
         let (_, best) = self.bestmove();
-        let mv = best.split_whitespace().nth(1).expect("a move after bestmove");
+        let mv = best
+            .split_whitespace()
+            .nth(1)
+            .expect("a move after bestmove");
         assert!(
             position.parse_uci(mv).is_ok(),
             "illegal bestmove '{best}' in {}",
@@ -193,7 +196,10 @@ fn uci_handshake_lists_every_option() {
         "Skill Level type spin",
     ] {
         let wanted = format!("option name {option}");
-        assert!(lines.iter().any(|l| l.starts_with(&wanted)), "missing {wanted}");
+        assert!(
+            lines.iter().any(|l| l.starts_with(&wanted)),
+            "missing {wanted}"
+        );
     }
     assert!(e.ready().is_empty());
     e.finish();
@@ -223,14 +229,22 @@ fn position_and_display() {
     let lines = e.until(|l| l.starts_with("Checkers:"));
     let fen = "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2";
     assert!(lines.contains(&format!("Fen: {fen}")), "{lines:#?}");
-    assert!(lines.iter().any(|l| l.starts_with("Key: ") && l.len() == 21));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Key: ") && l.len() == 21)
+    );
     assert!(lines.contains(&" | r | n | b | q | k | b | n | r | 8".to_string()));
 
     let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3P4/1p2P3/2N2Q1P/PPPBBPPP/R3K2R w KQkq - 0 1";
     e.send(&format!("position fen {kiwipete} moves e1g1"));
     e.send("d");
     let lines = e.until(|l| l.starts_with("Checkers:"));
-    assert!(lines.iter().any(|l| l.starts_with("Fen: r3k2r/p1ppqpb1/bn2pnp1/3P4/1p2P3/2N2Q1P/PPPBBPPP/R4RK1 b kq - 1 1")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l
+            .starts_with("Fen: r3k2r/p1ppqpb1/bn2pnp1/3P4/1p2P3/2N2Q1P/PPPBBPPP/R4RK1 b kq - 1 1")),
+        "{lines:#?}"
+    );
 
     // In check: the checker is named.
     e.send("position startpos moves e2e4 e7e5 d1h5 f7f6 h5e8");
@@ -257,7 +271,10 @@ fn go_with_each_limit_gives_one_legal_bestmove() {
     ] {
         e.go_legal(&start, go);
         let extra = e.ready();
-        assert!(!extra.iter().any(|l| l.starts_with("bestmove")), "{go}: {extra:?}");
+        assert!(
+            !extra.iter().any(|l| l.starts_with("bestmove")),
+            "{go}: {extra:?}"
+        );
     }
     let after = position_after(&["e2e4"]);
     e.send("position startpos moves e2e4");
@@ -286,9 +303,21 @@ fn info_lines_report_the_search() {
     let (lines, _) = e.bestmove();
     let infos: Vec<&String> = lines.iter().filter(|l| l.contains(" pv ")).collect();
     assert!(!infos.is_empty(), "{lines:#?}");
-    for needed in ["depth", "seldepth", "multipv 3", "score", "wdl", "nodes", "nps", "time", "pv"] {
+    for needed in [
+        "depth",
+        "seldepth",
+        "multipv 3",
+        "score",
+        "wdl",
+        "nodes",
+        "nps",
+        "time",
+        "pv",
+    ] {
         assert!(
-            infos.iter().any(|l| l.split(" pv ").next().unwrap_or("").contains(needed)),
+            infos
+                .iter()
+                .any(|l| l.split(" pv ").next().unwrap_or("").contains(needed)),
             "no '{needed}' in {infos:#?}"
         );
     }
@@ -301,10 +330,16 @@ fn infinite_search_waits_for_stop_and_answers_isready() {
     e.send("position startpos moves d2d4");
     e.send("go infinite");
     let early = e.quiet_for(Duration::from_millis(300));
-    assert!(!early.iter().any(|l| l.starts_with("bestmove")), "{early:?}");
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "{early:?}"
+    );
     // isready during the search is answered at once, without a bestmove.
     let before = e.ready();
-    assert!(!before.iter().any(|l| l.starts_with("bestmove")), "{before:?}");
+    assert!(
+        !before.iter().any(|l| l.starts_with("bestmove")),
+        "{before:?}"
+    );
     e.send("stop");
     let (_, best) = e.bestmove();
     let position = position_after(&["d2d4"]);
@@ -313,7 +348,10 @@ fn infinite_search_waits_for_stop_and_answers_isready() {
     // Exactly one bestmove: none arrives later, a second stop is harmless.
     e.send("stop");
     let after = e.ready();
-    assert!(!after.iter().any(|l| l.starts_with("bestmove")), "{after:?}");
+    assert!(
+        !after.iter().any(|l| l.starts_with("bestmove")),
+        "{after:?}"
+    );
     e.finish();
 }
 
@@ -324,7 +362,10 @@ fn infinite_search_of_a_mate_still_waits_for_stop() {
     e.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
     e.send("go infinite");
     let early = e.quiet_for(Duration::from_millis(500));
-    assert!(!early.iter().any(|l| l.starts_with("bestmove")), "{early:?}");
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "{early:?}"
+    );
     e.send("stop");
     let (_, best) = e.bestmove();
     assert!(best.starts_with("bestmove a1a8"), "{best}");
@@ -338,7 +379,10 @@ fn ponder_then_ponderhit_and_ponder_then_stop() {
     e.send("position startpos moves e2e4 e7e5");
     e.send("go ponder wtime 3000 btime 3000");
     let early = e.quiet_for(Duration::from_millis(300));
-    assert!(!early.iter().any(|l| l.starts_with("bestmove")), "{early:?}");
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "{early:?}"
+    );
     e.send("ponderhit");
     let (_, best) = e.bestmove();
     assert!(best.starts_with("bestmove "), "{best}");
@@ -389,9 +433,18 @@ fn go_perft_prints_divide() {
     e.send("position startpos");
     e.send("go perft 3");
     let lines = e.until(|l| l.starts_with("Nodes searched"));
-    assert_eq!(lines.last().map(String::as_str), Some("Nodes searched: 8902"));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Nodes searched: 8902")
+    );
     assert!(lines.contains(&"e2e4: 600".to_string()), "{lines:?}");
-    assert_eq!(lines.iter().filter(|l| l.contains(": ") && !l.starts_with("Nodes")).count(), 20);
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.contains(": ") && !l.starts_with("Nodes"))
+            .count(),
+        20
+    );
     e.ready();
     e.finish();
 }
@@ -402,7 +455,10 @@ fn eval_prints_the_static_evaluation() {
     e.send("position startpos moves e2e4");
     e.send("eval");
     let lines = e.until(|l| l.starts_with("Final evaluation"));
-    assert!(lines.last().unwrap_or(&String::new()).contains("(pst)"), "{lines:?}");
+    assert!(
+        lines.last().unwrap_or(&String::new()).contains("(pst)"),
+        "{lines:?}"
+    );
     e.finish();
 }
 
@@ -436,7 +492,10 @@ fn options_with_spaces_and_any_case() {
     ] {
         e.send(line);
         let lines = e.ready();
-        assert!(lines.iter().all(|l| !l.contains("error")), "{line}: {lines:?}");
+        assert!(
+            lines.iter().all(|l| !l.contains("error")),
+            "{line}: {lines:?}"
+        );
     }
     e.send("ucinewgame");
     e.send("position startpos");
@@ -462,7 +521,7 @@ fn three_hundred_moves_of_history() {
             })
             .collect();
         assert!(!playable.is_empty(), "the random game got stuck");
-        let m = playable[(rng.next() % playable.len() as u64) as usize];
+        let m = playable[(rng.next_u64() % playable.len() as u64) as usize];
         moves.push(position.uci(m));
         position.make(m);
     }
@@ -470,7 +529,10 @@ fn three_hundred_moves_of_history() {
     e.send(&format!("position startpos moves {}", moves.join(" ")));
     e.send("d");
     let lines = e.until(|l| l.starts_with("Checkers:"));
-    assert!(lines.contains(&format!("Fen: {}", position.fen())), "{lines:#?}");
+    assert!(
+        lines.contains(&format!("Fen: {}", position.fen())),
+        "{lines:#?}"
+    );
     assert!(lines.iter().all(|l| !l.contains("error")));
     e.go_legal(&position, "go depth 4");
     e.go_legal(&position, "go wtime 1000 btime 1000");
@@ -489,7 +551,12 @@ fn chess960_castling_is_king_takes_rook() {
     assert!(e.ready().is_empty(), "king-takes-rook castling refused");
     e.send("d");
     let lines = e.until(|l| l.starts_with("Checkers:"));
-    assert!(lines.iter().any(|l| l.starts_with("Fen: rk6/pppp4/8/8/8/8/PPPP4/R4RK1 b")), "{lines:#?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Fen: rk6/pppp4/8/8/8/8/PPPP4/R4RK1 b")),
+        "{lines:#?}"
+    );
     e.send(&format!("position fen {fen}"));
     e.go_legal(&position, "go depth 4");
     e.finish();
@@ -528,9 +595,15 @@ fn bad_input_never_kills_the_engine() {
         ("position", true),
         ("position fen", true),
         ("position fen not/a/fen w - - 0 1", true),
-        ("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", false),
+        (
+            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+            false,
+        ),
         ("position fen 8/8/8/8/8/8/8/8 w - - 0 1", true),
-        ("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1", true),
+        (
+            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1",
+            true,
+        ),
         ("position fen k7/8/8/8/8/8/8/K6P w - - 0 1", true),
         ("position startpos moves e2e4 e7e5 e1e3", true),
         ("position startpos moves e2e4 zzzz", true),
@@ -567,7 +640,9 @@ fn bad_input_never_kills_the_engine() {
             );
         }
         assert!(
-            lines.iter().all(|l| l.starts_with("info") || l.starts_with("bestmove")),
+            lines
+                .iter()
+                .all(|l| l.starts_with("info") || l.starts_with("bestmove")),
             "odd reply to {input:?}: {lines:?}"
         );
         // A `go` whose limits were all dropped searches until `stop`; each
@@ -577,7 +652,10 @@ fn bad_input_never_kills_the_engine() {
             if !lines.iter().any(|l| l.starts_with("bestmove")) {
                 e.bestmove();
             }
-            assert!(!e.ready().iter().any(|l| l.starts_with("bestmove")), "{input}");
+            assert!(
+                !e.ready().iter().any(|l| l.starts_with("bestmove")),
+                "{input}"
+            );
         }
     }
     // Raw bytes that are not UTF-8, and a very long line.
@@ -598,10 +676,18 @@ fn a_rejected_position_keeps_the_previous_one() {
     e.send("position startpos moves e2e4");
     e.send("position startpos moves d2d4 d7d5 d4d5");
     let lines = e.ready();
-    assert!(lines.iter().any(|l| l.contains("illegal move 'd4d5'")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("illegal move 'd4d5'")),
+        "{lines:?}"
+    );
     e.send("d");
     let lines = e.until(|l| l.starts_with("Checkers:"));
-    assert!(lines.iter().any(|l| l.starts_with("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq")), "{lines:#?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq")),
+        "{lines:#?}"
+    );
     e.finish();
 }
 
@@ -614,7 +700,12 @@ fn commands_during_a_search() {
     // Changing the table mid-search is refused, not fatal.
     e.send("setoption name Hash value 32");
     let lines = e.ready();
-    assert!(lines.iter().any(|l| l.contains("cannot change during a search")), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("cannot change during a search")),
+        "{lines:?}"
+    );
     // A new position does not disturb the running search.
     e.send("position startpos moves e2e4");
     // A second go stops the first: each go gets its bestmove.

@@ -11,6 +11,7 @@
 
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use shakmaty::Move;
 
@@ -19,11 +20,11 @@ use crate::perft;
 use crate::position::{Position, START_FEN};
 use crate::search::{Limits, SearchConfig, SearchControl, TranspositionTable};
 use crate::uci::command::{Command, GoParams, StartPosition};
+use crate::uci::display;
 use crate::uci::options::{Options, name};
 use crate::uci::output::Output;
 use crate::uci::search_job::{self, SearchJob};
 use crate::uci::strength::{self, SplitMix64};
-use crate::uci::display;
 
 pub const ENGINE_NAME: &str = concat!("tarpon ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the tarpon developers";
@@ -84,8 +85,8 @@ impl Engine {
         }
     }
 
-    /// Answers one command; `false` means quit.
-    pub fn handle(&mut self, command: Command) -> bool {
+    /// Answers one command read at `received`; `false` means quit.
+    pub fn handle(&mut self, command: Command, received: Instant) -> bool {
         self.reap_finished_job();
         match command {
             Command::Uci => self.identify(),
@@ -102,7 +103,7 @@ impl Engine {
                     self.out.info(&format!("error: {e}; position unchanged"));
                 }
             }
-            Command::Go(params) => self.go(params),
+            Command::Go(params) => self.go(params, received),
             Command::Stop => self.stop_search(),
             Command::PonderHit => {
                 if let Some(Job::Search { control, .. }) = &self.job {
@@ -190,13 +191,15 @@ impl Engine {
     }
 
     /// The search limits and configuration from `go` and the options.
-    fn go(&mut self, params: GoParams) {
+    fn go(&mut self, params: GoParams, received: Instant) {
         for warning in &params.warnings {
             self.out.info(&format!("warning: {warning}"));
         }
         self.stop_search();
         if self.job.is_some() {
-            return self.out.info("error: a perft or bench is still running; go ignored");
+            return self
+                .out
+                .info("error: a perft or bench is still running; go ignored");
         }
         if let Some(depth) = params.perft {
             return self.start_perft(depth);
@@ -209,8 +212,16 @@ impl Engine {
         );
         let mut config = self.search_config();
         if let Some(level) = level {
-            limits.depth = Some(limits.depth.map_or(level.max_depth, |d| d.min(level.max_depth)));
-            limits.nodes = Some(limits.nodes.map_or(level.max_nodes, |n| n.min(level.max_nodes)));
+            limits.depth = Some(
+                limits
+                    .depth
+                    .map_or(level.max_depth, |d| d.min(level.max_depth)),
+            );
+            limits.nodes = Some(
+                limits
+                    .nodes
+                    .map_or(level.max_nodes, |n| n.min(level.max_nodes)),
+            );
             config.multipv = config.multipv.max(strength::WEAK_MULTI_PV);
         }
         let control = Arc::new(SearchControl::new());
@@ -221,10 +232,12 @@ impl Engine {
             tt: Arc::clone(&self.tt),
             control: Arc::clone(&control),
             level,
-            rng: SplitMix64::new(self.rng.next()),
+            rng: SplitMix64::new(self.rng.next_u64()),
+            received,
         };
         if self.debug {
-            self.out.info(&format!("debug: {:?} level {:?}", job.limits, job.level));
+            self.out
+                .info(&format!("debug: {:?} level {:?}", job.limits, job.level));
         }
         let handle = search_job::spawn(job, self.out.clone());
         self.job = Some(Job::Search { control, handle });
@@ -234,7 +247,8 @@ impl Engine {
         let clock = |label: &str, value: Option<i64>| {
             value.map(|v| {
                 if v < 0 {
-                    self.out.info(&format!("warning: {label} {v} is negative; using 0"));
+                    self.out
+                        .info(&format!("warning: {label} {v} is negative; using 0"));
                 }
                 v.max(0)
             })
@@ -263,11 +277,14 @@ impl Engine {
             match self.position.parse_uci(text) {
                 Ok(m) if !moves.contains(&m) => moves.push(m),
                 Ok(_) => {}
-                Err(e) => self.out.info(&format!("warning: searchmoves: {e}; ignored")),
+                Err(e) => self
+                    .out
+                    .info(&format!("warning: searchmoves: {e}; ignored")),
             }
         }
         if moves.is_empty() && !texts.is_empty() {
-            self.out.info("warning: no legal move in searchmoves; searching all moves");
+            self.out
+                .info("warning: no legal move in searchmoves; searching all moves");
         }
         moves
     }
@@ -286,6 +303,13 @@ impl Engine {
     /// `go perft N` in Stockfish's divide format, with the `Threads`
     /// option's thread count.
     fn start_perft(&mut self, depth: u32) {
+        // Checked here too so the error comes before the next `readyok`.
+        if !(1..=perft::MAX_DEPTH).contains(&depth) {
+            return self.out.info(&format!(
+                "error: perft depth {depth} is out of range 1..={}",
+                perft::MAX_DEPTH
+            ));
+        }
         let position = self.position.clone();
         let settings = perft::Settings {
             threads: self.options.spin(name::THREADS) as usize,
@@ -320,7 +344,11 @@ impl Engine {
         let mut evaluator = evaluator(&choice);
         evaluator.reset(&self.position);
         let score = evaluator.evaluate(&self.position);
-        let white = if self.position.turn().is_white() { score } else { -score };
+        let white = if self.position.turn().is_white() {
+            score
+        } else {
+            -score
+        };
         self.out.line(&format!(
             "Final evaluation ({}): {:+.2} (white side) [{score} cp from the side to move]",
             self.options.text(name::EVAL),
@@ -331,7 +359,9 @@ impl Engine {
     fn bench(&mut self, depth: Option<u32>) {
         self.stop_search();
         if self.job.is_some() {
-            return self.out.info("error: a perft or bench is still running; bench ignored");
+            return self
+                .out
+                .info("error: a perft or bench is still running; bench ignored");
         }
         let eval = eval_choice(self.options.text(name::EVAL));
         self.start_task("bench", move |out| {
@@ -364,13 +394,19 @@ impl Engine {
 
     fn reap_finished_job(&mut self) {
         let finished = match &self.job {
-            Some(Job::Search { handle: Some(h), .. }) | Some(Job::Task(h)) => h.is_finished(),
+            Some(Job::Search {
+                handle: Some(h), ..
+            })
+            | Some(Job::Task(h)) => h.is_finished(),
             Some(Job::Search { handle: None, .. }) => true,
             None => false,
         };
         if finished {
             match self.job.take() {
-                Some(Job::Search { handle: Some(h), .. }) | Some(Job::Task(h)) => {
+                Some(Job::Search {
+                    handle: Some(h), ..
+                })
+                | Some(Job::Task(h)) => {
                     let _ = h.join();
                 }
                 _ => {}

@@ -42,13 +42,19 @@ pub struct Captured(Arc<Mutex<Vec<u8>>>);
 impl Captured {
     pub fn lines(&self) -> Vec<String> {
         let bytes = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        String::from_utf8_lossy(&bytes).lines().map(str::to_string).collect()
+        String::from_utf8_lossy(&bytes)
+            .lines()
+            .map(str::to_string)
+            .collect()
     }
 }
 
 impl Write for Captured {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).extend_from_slice(buf);
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend_from_slice(buf);
         Ok(buf.len())
     }
 

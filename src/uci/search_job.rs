@@ -12,7 +12,7 @@ use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use shakmaty::Move;
 
@@ -33,6 +33,10 @@ pub struct SearchJob {
     /// A weakened playing level, or `None` for full strength.
     pub level: Option<Level>,
     pub rng: SplitMix64,
+    /// When the `go` line was read: time lost before the search starts
+    /// (a busy machine may not schedule our threads at once) is charged to
+    /// the clock.
+    pub received: Instant,
 }
 
 /// The search thread's stack: deep recursion with a position per ply.
@@ -49,7 +53,8 @@ pub fn spawn(job: SearchJob, out: Output) -> Option<JoinHandle<()>> {
         .stack_size(SEARCH_STACK_BYTES)
         .spawn(move || {
             let job = for_thread.lock().unwrap_or_else(|e| e.into_inner()).take();
-            if let Some(job) = job {
+            if let Some(mut job) = job {
+                charge_delay(&mut job.limits, job.received.elapsed());
                 run(&job, &out_thread, |sink| {
                     run_search(
                         &job.position,
@@ -73,6 +78,24 @@ pub fn spawn(job: SearchJob, out: Output) -> Option<JoinHandle<()>> {
             }
             None
         }
+    }
+}
+
+/// Takes the time already gone since `go` was read off the clocks, so the
+/// search's budget counts from when the GUI started our clock, not from when
+/// this thread got to run. Pondering starts its clock at `ponderhit`.
+fn charge_delay(limits: &mut Limits, delay: Duration) {
+    if limits.ponder {
+        return;
+    }
+    let ms = delay.as_millis().min(i64::MAX as u128) as i64;
+    for clock in [&mut limits.wtime_ms, &mut limits.btime_ms] {
+        if let Some(t) = clock {
+            *t = (*t - ms).max(0);
+        }
+    }
+    if let Some(t) = &mut limits.movetime_ms {
+        *t = t.saturating_sub(ms as u64).max(1);
     }
 }
 
@@ -131,7 +154,10 @@ fn choose_move(
     };
     let legal = job.position.legal_moves();
     match best {
-        Some(m) if legal.contains(&m) => (Some(m), ponder.filter(|&p| legal_after(&job.position, m, p))),
+        Some(m) if legal.contains(&m) => (
+            Some(m),
+            ponder.filter(|&p| legal_after(&job.position, m, p)),
+        ),
         Some(m) => {
             out.info(&format!(
                 "error: the search returned the illegal move {}; playing a fallback move",
@@ -153,7 +179,8 @@ fn legal_after(position: &Position, first: Move, second: Move) -> bool {
 /// A legal move when the search gave none: the last PV move it reported,
 /// else the first allowed move.
 fn fallback_move(job: &SearchJob, last_pv_move: Option<&str>) -> Option<Move> {
-    let allowed = |m: &Move| job.limits.searchmoves.is_empty() || job.limits.searchmoves.contains(m);
+    let allowed =
+        |m: &Move| job.limits.searchmoves.is_empty() || job.limits.searchmoves.contains(m);
     last_pv_move
         .and_then(|text| job.position.parse_uci(text).ok())
         .filter(allowed)
@@ -191,7 +218,10 @@ fn first_pv_move(line: &str) -> Option<&str> {
         return None;
     }
     // `info string` is free text: its words are no PV.
-    tokens.by_ref().take_while(|t| *t != "string").find(|t| *t == "pv")?;
+    tokens
+        .by_ref()
+        .take_while(|t| *t != "string")
+        .find(|t| *t == "pv")?;
     tokens.next()
 }
 
@@ -221,7 +251,28 @@ mod tests {
             control: Arc::new(SearchControl::default()),
             level: None,
             rng: SplitMix64::new(1),
+            received: Instant::now(),
         }
+    }
+
+    #[test]
+    fn time_lost_before_the_search_comes_off_the_clock() {
+        let mut limits = Limits {
+            wtime_ms: Some(1000),
+            btime_ms: Some(30),
+            movetime_ms: Some(100),
+            ..Limits::default()
+        };
+        charge_delay(&mut limits, Duration::from_millis(40));
+        assert_eq!((limits.wtime_ms, limits.btime_ms), (Some(960), Some(0)));
+        assert_eq!(limits.movetime_ms, Some(60));
+        let mut pondering = Limits {
+            wtime_ms: Some(1000),
+            ponder: true,
+            ..Limits::default()
+        };
+        charge_delay(&mut pondering, Duration::from_millis(40));
+        assert_eq!(pondering.wtime_ms, Some(1000));
     }
 
     fn quietly<R>(f: impl FnOnce() -> R) -> R {
@@ -249,7 +300,9 @@ mod tests {
         });
         let lines = captured.lines();
         assert_eq!(lines[0], "info depth 1 score cp 20 pv g1f3");
-        assert!(lines[1].starts_with("info string error: the search failed (deliberate test panic)"));
+        assert!(
+            lines[1].starts_with("info string error: the search failed (deliberate test panic)")
+        );
         assert_eq!(lines[2], "bestmove g1f3");
         assert_eq!(lines.len(), 3);
     }
@@ -273,7 +326,10 @@ mod tests {
         let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
         let job = job(Some(mated), Limits::default());
         quietly(|| run(&job, &out, |_| panic!("nothing to search")));
-        assert_eq!(captured.lines().last().map(String::as_str), Some("bestmove 0000"));
+        assert_eq!(
+            captured.lines().last().map(String::as_str),
+            Some("bestmove 0000")
+        );
     }
 
     #[test]
@@ -298,13 +354,20 @@ mod tests {
         );
         job.control.stop();
         runner.join().expect("runner");
-        let bestmoves = captured.lines().iter().filter(|l| l.starts_with("bestmove")).count();
+        let bestmoves = captured
+            .lines()
+            .iter()
+            .filter(|l| l.starts_with("bestmove"))
+            .count();
         assert_eq!(bestmoves, 1);
     }
 
     #[test]
     fn pv_move_is_read_from_info_lines() {
-        assert_eq!(first_pv_move("info depth 3 score cp 1 pv e2e4 e7e5"), Some("e2e4"));
+        assert_eq!(
+            first_pv_move("info depth 3 score cp 1 pv e2e4 e7e5"),
+            Some("e2e4")
+        );
         assert_eq!(first_pv_move("info string pv is nice"), None);
         assert_eq!(first_pv_move("info depth 3"), None);
         assert_eq!(first_pv_move("bestmove e2e4"), None);
