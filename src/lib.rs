@@ -9,4 +9,5 @@ pub mod perft;
 pub mod position;
 pub mod search;
 pub mod tablebase;
+pub mod train;
 pub mod uci;

@@ -28,6 +28,10 @@ enum Command {
     RandomNet(nnue_cli::RandomNetArgs),
     /// Play matches between engines (UCI or xboard) and measure Elo.
     Arena(Box<tarpon::arena::Args>),
+    /// Generate training data: self-play games at a fixed node budget per move.
+    Datagen(tarpon::train::datagen::DatagenArgs),
+    /// Train an NNUE (HalfKP or HalfKAv2_hm) on datagen records and export it.
+    Train(tarpon::train::trainer::TrainArgs),
 }
 
 fn main() -> ExitCode {
@@ -40,5 +44,7 @@ fn main() -> ExitCode {
         Some(Command::Eval(args)) => nnue_cli::run_eval(args),
         Some(Command::RandomNet(args)) => nnue_cli::run_random_net(args),
         Some(Command::Arena(args)) => tarpon::arena::run(*args),
+        Some(Command::Datagen(args)) => tarpon::train::datagen::run(args),
+        Some(Command::Train(args)) => tarpon::train::trainer::run(args),
     }
 }
