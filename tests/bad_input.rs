@@ -49,6 +49,13 @@ fn bad_fens_are_errors_with_reasons() {
 }
 
 #[test]
+fn a_huge_garbage_fen_gives_a_short_error() {
+    let garbage = "ü".repeat(100_000);
+    let err = Position::from_fen(&garbage, false).unwrap_err().to_string();
+    assert!(err.len() < 400, "{}", err.len());
+}
+
+#[test]
 fn forgivable_fens_are_accepted() {
     // Missing move counters (EPD), an en-passant square with no capture.
     for fen in [

@@ -190,3 +190,50 @@ fn out_of_range_settings_are_errors() {
         assert!(!err.to_string().is_empty());
     }
 }
+
+/// Runs Stockfish's `go perft` on `fen` and returns its divide lines, sorted.
+fn stockfish_divide(fen: &str, depth: u32, chess960: bool) -> Vec<String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("/usr/games/stockfish")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("this test needs /usr/games/stockfish");
+    let mut input = child.stdin.take().unwrap();
+    writeln!(input, "setoption name UCI_Chess960 value {chess960}").unwrap();
+    writeln!(input, "position fen {fen}\ngo perft {depth}\nquit").unwrap();
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    let mut lines: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.contains(": ") && !l.starts_with("Nodes"))
+        .map(str::to_string)
+        .collect();
+    lines.sort();
+    lines
+}
+
+#[test]
+#[ignore = "needs Stockfish 15.1 in /usr/games"]
+fn divide_output_matches_stockfish_line_for_line() {
+    let cases = [(SUITE, false), (SUITE_960, true)];
+    for (path, chess960) in cases {
+        for case in load_perft_cases(path).iter().step_by(3) {
+            let pos = position(case, chess960);
+            let result = perft::run(&pos, 3, &Settings::default()).unwrap();
+            let mut ours: Vec<String> = result
+                .moves
+                .iter()
+                .map(|(m, n)| format!("{m}: {n}"))
+                .collect();
+            ours.sort();
+            assert_eq!(
+                ours,
+                stockfish_divide(&case.fen, 3, chess960),
+                "{}",
+                case.fen
+            );
+        }
+    }
+}

@@ -25,12 +25,12 @@ pub struct Args {
     #[arg(long)]
     pub divide: bool,
     /// Worker threads [default: all cores].
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Size of the shared perft hash table in MB; 0 disables it and measures
     /// the raw move generator [default: sized to the position and depth, at
     /// most 256].
-    #[arg(long)]
+    #[arg(long, value_name = "MB")]
     pub hash: Option<usize>,
 }
 

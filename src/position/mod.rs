@@ -97,7 +97,7 @@ impl Position {
     pub fn from_fen(fen: &str, chess960: bool) -> Result<Position, PositionError> {
         let fen = fen.trim();
         let parsed = Fen::from_ascii(fen.as_bytes())
-            .map_err(|e| PositionError(format!("malformed FEN '{fen}': {e}")))?;
+            .map_err(|e| PositionError(format!("malformed FEN '{}': {e}", shortened(fen))))?;
         let setup: Setup = parsed.into_setup();
         let first_mode = if chess960 {
             CastlingMode::Chess960
@@ -114,7 +114,8 @@ impl Position {
         };
         chess.map(Position::from_chess).map_err(|kinds| {
             PositionError(format!(
-                "illegal position in FEN '{fen}': {}",
+                "illegal position in FEN '{}': {}",
+                shortened(fen),
                 describe_errors(kinds)
             ))
         })
@@ -313,6 +314,15 @@ impl Position {
 
     pub fn is_insufficient_material(&self) -> bool {
         self.chess.is_insufficient_material()
+    }
+}
+
+/// Input echoed in an error message, cut short if someone pasted a novel.
+fn shortened(text: &str) -> String {
+    const LIMIT: usize = 120;
+    match text.char_indices().nth(LIMIT) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.to_string(),
     }
 }
 
