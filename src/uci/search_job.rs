@@ -70,11 +70,17 @@ pub fn spawn(job: SearchJob, out: Output) -> Option<JoinHandle<()>> {
     match spawned {
         Ok(handle) => Some(handle),
         Err(e) => {
+            // Answer at once: waiting for `stop` here would block the loop.
             let job = shared.lock().unwrap_or_else(|e| e.into_inner()).take();
             if let Some(job) = job {
-                run(&job, &out, |_| -> SearchOutcome {
-                    panic!("cannot start the search thread: {e}")
-                });
+                out.info(&format!(
+                    "error: cannot start the search thread ({e}); playing a fallback move"
+                ));
+                out.line(&bestmove_line(
+                    &job.position,
+                    fallback_move(&job, None),
+                    None,
+                ));
             }
             None
         }
