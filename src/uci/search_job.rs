@@ -95,10 +95,8 @@ fn charge_delay(limits: &mut Limits, delay: Duration) {
         return;
     }
     let ms = delay.as_millis().min(i64::MAX as u128) as i64;
-    for clock in [&mut limits.wtime_ms, &mut limits.btime_ms] {
-        if let Some(t) = clock {
-            *t = (*t - ms).max(0);
-        }
+    for t in [&mut limits.wtime_ms, &mut limits.btime_ms].into_iter().flatten() {
+        *t = (*t - ms).max(0);
     }
     if let Some(t) = &mut limits.movetime_ms {
         *t = t.saturating_sub(ms as u64).max(1);
