@@ -115,7 +115,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let limits = self.shared.limits;
         let max_depth = limits
             .depth
-            .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
+            .map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH as u32) as i32);
         let multipv = self
             .shared
             .config
@@ -189,7 +189,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         if let Some(n) = limits.mate
             && score >= MATE_BOUND
             && let Score::Mate(moves) = Score::from_internal(score)
-            && moves <= n as i32
+            && i64::from(moves) <= i64::from(n)
         {
             return true;
         }

@@ -24,9 +24,13 @@ const DEFAULT_MOVES_TO_GO: i64 = 30;
 /// The budget for the side to move, or `None` when no time limit applies
 /// (depth, nodes, mate, infinite).
 pub fn budget(limits: &Limits, turn: Color, overhead_ms: u64) -> Option<TimeBudget> {
-    let overhead = overhead_ms as i64;
+    // Clamp every input to a year of milliseconds: absurd values from a GUI
+    // must not overflow the arithmetic below.
+    const CAP: i64 = 365 * 24 * 3600 * 1000;
+    let clamp_u = |v: u64| i64::try_from(v).unwrap_or(CAP).min(CAP);
+    let overhead = clamp_u(overhead_ms);
     if let Some(mt) = limits.movetime_ms {
-        let ms = (mt as i64 - overhead).max(1) as u64;
+        let ms = (clamp_u(mt) - overhead).max(1) as u64;
         return Some(TimeBudget {
             soft_ms: ms,
             hard_ms: ms,
@@ -36,8 +40,8 @@ pub fn budget(limits: &Limits, turn: Color, overhead_ms: u64) -> Option<TimeBudg
         Color::White => (limits.wtime_ms, limits.winc_ms),
         Color::Black => (limits.btime_ms, limits.binc_ms),
     };
-    let time = time?.max(0);
-    let inc = inc.unwrap_or(0).max(0);
+    let time = time?.clamp(0, CAP);
+    let inc = inc.unwrap_or(0).clamp(0, CAP);
     let mtg = limits
         .movestogo
         .map_or(DEFAULT_MOVES_TO_GO, |m| i64::from(m.clamp(1, 50)));
@@ -148,6 +152,23 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(budget(&mt, Color::White, 30).unwrap().hard_ms, 970);
+    }
+
+    #[test]
+    fn absurd_values_do_not_overflow() {
+        let huge = Limits {
+            wtime_ms: Some(i64::MAX),
+            winc_ms: Some(i64::MAX),
+            movestogo: Some(u32::MAX),
+            ..Limits::default()
+        };
+        let b = budget(&huge, Color::White, u64::MAX).unwrap();
+        assert!(b.soft_ms <= b.hard_ms);
+        let mt = Limits {
+            movetime_ms: Some(u64::MAX),
+            ..Limits::default()
+        };
+        assert!(budget(&mt, Color::White, 10).unwrap().hard_ms > 1_000_000);
     }
 
     #[test]
