@@ -157,8 +157,10 @@ pub fn run_search(
         EvalChoice::Pst => {
             threads::search_with(root, limits, config, tt, control, out, PstEvaluator::new)
         }
-        EvalChoice::Nnue(net) => threads::search_with(root, limits, config, tt, control, out, || {
-            crate::eval::nnue::NnueEvaluator::new(net.clone())
-        }),
+        EvalChoice::Nnue(net) => {
+            threads::search_with(root, limits, config, tt, control, out, || {
+                crate::eval::nnue::NnueEvaluator::new(net.clone())
+            })
+        }
     }
 }
