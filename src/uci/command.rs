@@ -73,7 +73,7 @@ pub enum Command {
 }
 
 /// The keywords that end one `go` argument's list of values.
-const GO_KEYWORDS: [&str; 14] = [
+pub const GO_KEYWORDS: [&str; 14] = [
     "searchmoves",
     "ponder",
     "wtime",
@@ -174,7 +174,7 @@ fn parse_position(rest: &[&str]) -> Command {
         None => (rest, &rest[rest.len()..]),
     };
     let start = match head.split_first() {
-        Some((&"startpos", extra)) if extra.is_empty() => StartPosition::StartPos,
+        Some((&"startpos", [])) => StartPosition::StartPos,
         Some((&"startpos", extra)) => {
             return invalid(
                 "position",
