@@ -510,7 +510,7 @@ fn options_with_spaces_and_any_case() {
         "setoption name Clear Hash",
         "setoption name HASH value 8",
         "setoption name Threads value 2",
-        "setoption name EvalFile value /no/such dir/net.nnue",
+        "setoption name EvalFile value <empty>",
         "setoption name SyzygyPath value <empty>",
         "setoption name Eval value pst",
         "setoption name UCI_ShowWDL value true",

@@ -208,23 +208,55 @@ mod avx2 {
     pub fn affine(weights: &[i8], biases: &[i32], input: &[u8], out: &mut [i32]) {
         let n = input.len();
         let ones = _mm256_set1_epi16(1);
-        for (o, (res, &bias)) in out.iter_mut().zip(biases).enumerate() {
+        // u8 × i8 pairs summed to i16 (exact: inputs are at most 127), then
+        // pairs of i16 summed to i32 and added to the row's sum.
+        let dot = |sum: __m256i, x: __m256i, w: __m256i| {
+            _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_maddubs_epi16(x, w), ones))
+        };
+        // Four rows at a time share each input load and one reduction.
+        let blocked = out.len() - out.len() % 4;
+        for o in (0..blocked).step_by(4) {
+            let rows = &weights[o * n..(o + 4) * n];
+            let mut sums = [_mm256_setzero_si256(); 4];
+            for j in (0..n).step_by(32) {
+                // SAFETY: n is a multiple of 32, so j + 32 <= n for `input`
+                // and k × n + j + 32 <= 4n for `rows`.
+                unsafe {
+                    let x = _mm256_loadu_si256(input.as_ptr().add(j).cast());
+                    for (k, sum) in sums.iter_mut().enumerate() {
+                        *sum = dot(
+                            *sum,
+                            x,
+                            _mm256_loadu_si256(rows.as_ptr().add(k * n + j).cast()),
+                        );
+                    }
+                }
+            }
+            let pairs = _mm256_hadd_epi32(
+                _mm256_hadd_epi32(sums[0], sums[1]),
+                _mm256_hadd_epi32(sums[2], sums[3]),
+            );
+            let totals = _mm_add_epi32(
+                _mm256_castsi256_si128(pairs),
+                _mm256_extracti128_si256::<1>(pairs),
+            );
+            // SAFETY: o + 4 <= blocked <= out.len() == biases.len().
+            unsafe {
+                let b = _mm_loadu_si128(biases.as_ptr().add(o).cast());
+                _mm_storeu_si128(out.as_mut_ptr().add(o).cast(), _mm_add_epi32(totals, b));
+            }
+        }
+        for o in blocked..out.len() {
             let row = &weights[o * n..(o + 1) * n];
             let mut sum = _mm256_setzero_si256();
             for j in (0..n).step_by(32) {
                 // SAFETY: n is a multiple of 32, so j + 32 <= n for `row` and `input`.
-                let (x, w) = unsafe {
-                    (
-                        _mm256_loadu_si256(input.as_ptr().add(j).cast()),
-                        _mm256_loadu_si256(row.as_ptr().add(j).cast()),
-                    )
-                };
-                // u8 × i8 pairs summed to i16: exact because inputs are at most
-                // 127; then pairs of i16 summed to i32.
-                let pairs = _mm256_maddubs_epi16(x, w);
-                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(pairs, ones));
+                unsafe {
+                    let x = _mm256_loadu_si256(input.as_ptr().add(j).cast());
+                    sum = dot(sum, x, _mm256_loadu_si256(row.as_ptr().add(j).cast()));
+                }
             }
-            *res = bias.wrapping_add(horizontal_sum(sum));
+            out[o] = biases[o].wrapping_add(horizontal_sum(sum));
         }
     }
 }

@@ -1,0 +1,84 @@
+//! The NNUE through the UCI loop: `EvalFile` loads a net (also from a path
+//! with spaces), `Eval nnue` searches with it, `eval` shows it, and a
+//! missing or corrupt file is reported while the engine keeps its net.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use tarpon::eval::nnue::FeatureSet;
+use tarpon::eval::nnue::random::random_network;
+
+#[test]
+fn evalfile_loads_and_bad_files_keep_the_current_net() {
+    let dir = std::env::temp_dir().join(format!("tarpon nnue uci {}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("net with spaces.nnue");
+    let corrupt = dir.join("corrupt.nnue");
+    let net = random_network(FeatureSet::HalfKAv2Hm, 32, &[8, 8], 1, 5).unwrap();
+    net.save(&good).unwrap();
+    let mut bytes = net.to_bytes();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x55;
+    std::fs::write(&corrupt, &bytes).unwrap();
+
+    let script = format!(
+        "uci\nsetoption name EvalFile value {}\nsetoption name Eval value nnue\neval\n\
+         setoption name EvalFile value {}\nsetoption name EvalFile value /no/such/file.nnue\neval\n\
+         go depth 3\nisready\nquit\n",
+        good.display(),
+        corrupt.display()
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tarpon"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name Eval type combo") && l.contains("var nnue")),
+        "{text}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string EvalFile: loaded") && l.contains("HalfKAv2_hm")),
+        "{text}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: EvalFile") && l.contains("checksum")),
+        "{text}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("/no/such/file.nnue")
+            && l.contains("keeping")
+            && l.contains("net with spaces")),
+        "{text}"
+    );
+    // Both `eval`s show the same net: the bad files did not replace it.
+    let nnue_lines: Vec<&&str> = lines.iter().filter(|l| l.starts_with("NNUE ")).collect();
+    assert_eq!(nnue_lines.len(), 2, "{text}");
+    assert_eq!(nnue_lines[0], nnue_lines[1]);
+    assert!(nnue_lines[0].contains(" cp"), "{text}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("features") && l.contains("HalfKAv2_hm")),
+        "{text}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("PST ")), "{text}");
+    assert!(lines.iter().any(|l| l.starts_with("bestmove ")), "{text}");
+}
