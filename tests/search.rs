@@ -127,18 +127,6 @@ fn finds_mates_in_four() {
     mate_suite("mate4.fen", 4, usize::MAX);
 }
 
-#[test]
-#[ignore]
-fn debug_print() {
-    let fen = std::env::var("FEN").unwrap();
-    let d: u32 = std::env::var("DEPTH").unwrap().parse().unwrap();
-    let pos = Position::from_fen(&fen, false).unwrap();
-    let (_, lines) = search(&pos, depth(d));
-    for l in lines {
-        println!("{l}");
-    }
-}
-
 /// Re-derives the exception list with Stockfish (needs /usr/games/stockfish).
 #[test]
 #[ignore]
@@ -174,6 +162,7 @@ fn mate_exceptions_agree_with_stockfish() {
         }
     }
     writeln!(input, "quit").unwrap();
+    sf.wait().unwrap();
 }
 
 #[test]

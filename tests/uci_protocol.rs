@@ -521,7 +521,7 @@ fn three_hundred_moves_of_history() {
             })
             .collect();
         assert!(!playable.is_empty(), "the random game got stuck");
-        let m = playable[(rng.next() % playable.len() as u64) as usize];
+        let m = playable[(rng.next_u64() % playable.len() as u64) as usize];
         moves.push(position.uci(m));
         position.make(m);
     }

@@ -130,6 +130,9 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                 self.stats.null_cutoffs += 1;
                 return score;
             }
+            if self.stopped {
+                return 0;
+            }
         }
 
         let legal = self.pos.legal_moves();

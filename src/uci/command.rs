@@ -174,7 +174,7 @@ fn parse_position(rest: &[&str]) -> Command {
         None => (rest, &rest[rest.len()..]),
     };
     let start = match head.split_first() {
-        Some((&"startpos", extra)) if extra.is_empty() => StartPosition::StartPos,
+        Some((&"startpos", [])) => StartPosition::StartPos,
         Some((&"startpos", extra)) => {
             return invalid(
                 "position",

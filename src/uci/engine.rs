@@ -11,6 +11,7 @@
 
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use shakmaty::Move;
 
@@ -76,8 +77,8 @@ impl Engine {
         }
     }
 
-    /// Answers one command; `false` means quit.
-    pub fn handle(&mut self, command: Command) -> bool {
+    /// Answers one command read at `received`; `false` means quit.
+    pub fn handle(&mut self, command: Command, received: Instant) -> bool {
         self.reap_finished_job();
         match command {
             Command::Uci => self.identify(),
@@ -94,7 +95,7 @@ impl Engine {
                     self.out.info(&format!("error: {e}; position unchanged"));
                 }
             }
-            Command::Go(params) => self.go(params),
+            Command::Go(params) => self.go(params, received),
             Command::Stop => self.stop_search(),
             Command::PonderHit => {
                 if let Some(Job::Search { control, .. }) = &self.job {
@@ -185,7 +186,7 @@ impl Engine {
     }
 
     /// The search limits and configuration from `go` and the options.
-    fn go(&mut self, params: GoParams) {
+    fn go(&mut self, params: GoParams, received: Instant) {
         for warning in &params.warnings {
             self.out.info(&format!("warning: {warning}"));
         }
@@ -226,7 +227,8 @@ impl Engine {
             tt: Arc::clone(&self.tt),
             control: Arc::clone(&control),
             level,
-            rng: SplitMix64::new(self.rng.next()),
+            rng: SplitMix64::new(self.rng.next_u64()),
+            received,
         };
         if self.debug {
             self.out
@@ -296,6 +298,13 @@ impl Engine {
     /// `go perft N` in Stockfish's divide format, with the `Threads`
     /// option's thread count.
     fn start_perft(&mut self, depth: u32) {
+        // Checked here too so the error comes before the next `readyok`.
+        if !(1..=perft::MAX_DEPTH).contains(&depth) {
+            return self.out.info(&format!(
+                "error: perft depth {depth} is out of range 1..={}",
+                perft::MAX_DEPTH
+            ));
+        }
         let position = self.position.clone();
         let settings = perft::Settings {
             threads: self.options.spin(name::THREADS) as usize,

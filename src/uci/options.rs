@@ -156,7 +156,7 @@ pub mod name {
 
 /// Largest hash table offered, in MiB (the table itself refuses sizes the
 /// machine cannot allocate).
-pub const MAX_HASH_MB: i64 = 1 << 25;
+pub const MAX_HASH_MB: i64 = crate::search::tt::MAX_HASH_MB as i64;
 pub const MAX_THREADS: i64 = 1024;
 pub const MAX_MULTI_PV: i64 = 256;
 
@@ -353,7 +353,7 @@ mod tests {
         let o = Options::new(EVALS);
         let lines: Vec<String> = o.specs().map(OptionSpec::declaration).collect();
         assert!(
-            lines.contains(&"option name Hash type spin default 16 min 1 max 33554432".to_string())
+            lines.contains(&"option name Hash type spin default 16 min 1 max 1048576".to_string())
         );
         assert!(lines.contains(&"option name Clear Hash type button".to_string()));
         assert!(lines.contains(&"option name Eval type combo default pst var pst".to_string()));

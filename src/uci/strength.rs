@@ -97,7 +97,7 @@ impl Level {
         let mut best = 0;
         let mut best_value = i64::MIN;
         for (i, (score, _)) in lines.iter().enumerate() {
-            let noise = (rng.next() % (self.noise_cp as u64 + 1)) as i64;
+            let noise = (rng.next_u64() % (self.noise_cp as u64 + 1)) as i64;
             let value = *score as i64 + noise;
             if value > best_value {
                 best_value = value;
@@ -137,7 +137,7 @@ impl SplitMix64 {
         SplitMix64(nanos)
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
