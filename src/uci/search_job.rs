@@ -95,7 +95,10 @@ fn charge_delay(limits: &mut Limits, delay: Duration) {
         return;
     }
     let ms = delay.as_millis().min(i64::MAX as u128) as i64;
-    for t in [&mut limits.wtime_ms, &mut limits.btime_ms].into_iter().flatten() {
+    for t in [&mut limits.wtime_ms, &mut limits.btime_ms]
+        .into_iter()
+        .flatten()
+    {
         *t = (*t - ms).max(0);
     }
     if let Some(t) = &mut limits.movetime_ms {
