@@ -510,7 +510,6 @@ fn options_with_spaces_and_any_case() {
         "setoption name Clear Hash",
         "setoption name HASH value 8",
         "setoption name Threads value 2",
-        "setoption name EvalFile value <empty>",
         "setoption name SyzygyPath value <empty>",
         "setoption name Eval value pst",
         "setoption name UCI_ShowWDL value true",
@@ -523,6 +522,16 @@ fn options_with_spaces_and_any_case() {
             "{line}: {lines:?}"
         );
     }
+    // A path with spaces reaches the loader whole; a missing net is a clear
+    // error and the engine keeps serving (the NNUE issue asks for that).
+    e.send("setoption name EvalFile value /no/such dir/net.nnue");
+    let lines = e.ready();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains("/no/such dir/net.nnue")),
+        "{lines:?}"
+    );
     e.send("ucinewgame");
     e.send("position startpos");
     e.go_legal(&Position::startpos(), "go depth 4");
