@@ -400,7 +400,7 @@ fn sweep(piece: char) -> Vec<Position> {
             board.set_piece_at(Square::new(sq), role.of(Color::White));
             let mut setup = Setup::empty();
             setup.board = board;
-            setup.turn = if (i as u32 + sq) % 2 == 0 {
+            setup.turn = if (i as u32 + sq).is_multiple_of(2) {
                 Color::White
             } else {
                 Color::Black
@@ -864,7 +864,7 @@ fn info_lines_report_tbhits_and_the_true_result() {
         let (hits, score, wdl) = last_info(&lines);
         assert!(hits > 0);
         let cp: i32 = score.strip_prefix("cp ").unwrap().parse().unwrap();
-        assert!(cp >= TB_WIN_IN_MAX_PLY && cp < MATE_BOUND, "{score}");
+        assert!((TB_WIN_IN_MAX_PLY..MATE_BOUND).contains(&cp), "{score}");
         assert_eq!(wdl, "1000 0 0");
 
         // Root in the tables: a draw, whatever the evaluation says.
