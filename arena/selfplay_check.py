@@ -7,6 +7,11 @@ the clocks: each move's thinking time is the wall time from sending `go` to
 receiving `bestmove`, measured here, so pipe and client overhead count
 against the engine.
 
+The engines run with `Move Overhead` 50 ms (option --move-overhead): on
+this shared 2-core machine, at a load average above 10, a process often
+waits tens of milliseconds to be scheduled, and the overhead is how a GUI
+user tells an engine about such latency.
+
 Margin policy: a side loses on time when its clock falls below -MARGIN_MS
 (default 50 ms, like a GUI's small tolerance for the operating system);
 every overrun within the margin is counted and reported too, so nothing is
@@ -24,6 +29,7 @@ import datetime
 import json
 import os
 import random
+import subprocess
 import sys
 import time
 
@@ -45,6 +51,14 @@ def fen_of_epd(epd):
     fields = epd.split()
     board = chess.Board(" ".join(fields[:4]) + " 0 1")
     return board
+
+
+def git_commit():
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
 
 
 def start_engine(path, options):
@@ -118,6 +132,32 @@ def play_game(engines, opening, base_ms, inc_ms, margin_ms, stats):
     return game
 
 
+def write_summary(out, args, tc, stats, terminations, started, planned):
+    """Rewritten after every game, so a run cut short still leaves its count."""
+    summary = {
+        "command": "python3 " + " ".join(sys.argv),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "engine": args.engine,
+        "commit": args.commit,
+        "time_control": tc,
+        "threads": args.threads,
+        "margin_ms": args.margin_ms,
+        "move_overhead_ms": args.move_overhead,
+        "max_plies": MAX_PLIES,
+        "openings": args.openings,
+        "elapsed_s": round(time.time() - started),
+        "games_planned": planned,
+        **stats,
+        "min_clock_ms": round(stats["min_clock_ms"], 1),
+        "max_move_ms": round(stats["max_move_ms"], 1),
+        "terminations": terminations,
+    }
+    with open(out, "w") as f:
+        json.dump(summary, f, indent=2)
+        f.write("\n")
+    return summary
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--engine", default="target/release/tarpon")
@@ -127,11 +167,15 @@ def main():
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--hash", type=int, default=16)
     parser.add_argument("--margin-ms", type=float, default=50.0)
+    parser.add_argument("--move-overhead", type=int, default=50,
+                        help="UCI Move Overhead in ms: the latency the engine must allow for")
     parser.add_argument("--openings", default="../shared/data/openings/noob_3moves.epd")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=None, help="summary file (default: arena/results/...)")
     args = parser.parse_args()
 
+    # The commit the run starts from (HEAD may move while it runs).
+    args.commit = git_commit()
     tc = f"{args.base:g}+{args.inc:g}"
     out = args.out or f"arena/results/selfplay_{tc}_t{args.threads}.json"
     os.makedirs(os.path.dirname(out), exist_ok=True)
@@ -139,7 +183,7 @@ def main():
     pgn_path = f"arena/pgn/selfplay_{tc}_t{args.threads}.pgn"
 
     openings = load_openings(args.openings, (args.games + 1) // 2, args.seed)
-    options = {"Threads": args.threads, "Hash": args.hash}
+    options = {"Threads": args.threads, "Hash": args.hash, "Move Overhead": args.move_overhead}
     engines = [start_engine(args.engine, options) for _ in range(2)]
 
     stats = {
@@ -176,29 +220,13 @@ def main():
             print(f"game {i + 1}/{args.games}: {result} ({reason})  "
                   f"time losses {stats['time_losses']} illegal {stats['illegal_moves']} "
                   f"min clock {stats['min_clock_ms']:.0f} ms", flush=True)
+            summary = write_summary(out, args, tc, stats, terminations, started, args.games)
     for e in engines:
         try:
             e.quit()
         except chess.engine.EngineTerminatedError:
             pass
 
-    summary = {
-        "command": "python3 " + " ".join(sys.argv),
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "time_control": tc,
-        "threads": args.threads,
-        "margin_ms": args.margin_ms,
-        "max_plies": MAX_PLIES,
-        "openings": args.openings,
-        "elapsed_s": round(time.time() - started),
-        **stats,
-        "min_clock_ms": round(stats["min_clock_ms"], 1),
-        "max_move_ms": round(stats["max_move_ms"], 1),
-        "terminations": terminations,
-    }
-    with open(out, "w") as f:
-        json.dump(summary, f, indent=2)
-        f.write("\n")
     print(json.dumps(summary, indent=2))
     ok = summary["time_losses"] == 0 and summary["illegal_moves"] == 0 and summary["crashes"] == 0
     return 0 if ok else 1

@@ -20,6 +20,8 @@ pub const DEFAULT_HASH_MB: usize = 16;
 #[derive(Clone, Debug)]
 pub struct BenchResult {
     pub nodes: u64,
+    /// Nodes of the main thread alone (equals `nodes` on one thread).
+    pub main_thread_nodes: u64,
     pub elapsed_ms: u64,
 }
 
@@ -54,6 +56,7 @@ pub fn bench(
         .filter(|l| !l.is_empty())
         .collect();
     let mut nodes = 0;
+    let mut main_thread_nodes = 0;
     let start = Instant::now();
     for (i, fen) in fens.iter().enumerate() {
         let Ok(pos) = Position::from_fen(fen, false) else {
@@ -63,6 +66,7 @@ pub fn bench(
         let tt = TranspositionTable::new(hash_mb);
         let outcome = run_search(&pos, &limits, &config, &tt, &control, &mut |_| {});
         nodes += outcome.nodes;
+        main_thread_nodes += outcome.main_thread_nodes;
         let best = outcome.best.map_or("0000".to_string(), |m| pos.uci(m));
         out(&format!(
             "position {:2}/{}  bestmove {best:6} nodes {:10}  {fen}",
@@ -73,11 +77,15 @@ pub fn bench(
     }
     let result = BenchResult {
         nodes,
+        main_thread_nodes,
         elapsed_ms: start.elapsed().as_millis() as u64,
     };
     out("===========================");
     out(&format!("Total time (ms) : {}", result.elapsed_ms));
     out(&format!("Nodes searched  : {}", result.nodes));
+    if threads > 1 {
+        out(&format!("Main thread     : {}", result.main_thread_nodes));
+    }
     out(&format!("Nodes/second    : {}", result.nps()));
     out(&format!("{} nodes {} nps", result.nodes, result.nps()));
     result

@@ -242,7 +242,7 @@ mod tests {
                 -white_score(&pos)
             };
             assert_eq!(e.evaluate(&pos), expected, "after {}", pos.fen());
-            if seed % 5 == 0 {
+            if seed.is_multiple_of(5) {
                 pos.unmake();
                 e.pop();
             }

@@ -130,6 +130,9 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             if let Some(score) = self.try_null_move(beta, depth, ply, eval, cut_node) {
                 return score;
             }
+            if self.stopped {
+                return 0;
+            }
         }
 
         let legal = self.pos.legal_moves();

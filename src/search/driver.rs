@@ -18,11 +18,6 @@ const ASPIRATION_DELTA: i32 = 20;
 /// `currmove` lines only after this long, as other engines do.
 const CURRMOVE_AFTER_MS: u64 = 3000;
 
-/// Lazy SMP: helper `i` skips some depths so helpers spread over depths
-/// instead of all searching the main thread's iteration (Stockfish 9 tables).
-const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
-const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Edge {
     Exact,
@@ -113,15 +108,6 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         }
     }
 
-    /// Helpers skip depths by their skip pattern.
-    fn skips_depth(&self, depth: i32) -> bool {
-        if self.is_main() {
-            return false;
-        }
-        let i = (self.id - 1) % SKIP_SIZE.len();
-        ((depth + self.pos.game_ply() as i32 + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 == 1
-    }
-
     /// Iterative deepening until a limit or a stop. Returns the depth of the
     /// last completed iteration.
     pub fn iterative_deepening(&mut self) -> i32 {
@@ -142,9 +128,6 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let mut previous_score = -INFINITE;
 
         for depth in 1..=max_depth {
-            if self.skips_depth(depth) {
-                continue;
-            }
             self.root_depth = depth;
             for rm in &mut self.root_moves {
                 if rm.score != -INFINITE {

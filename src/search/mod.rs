@@ -132,6 +132,9 @@ pub struct SearchOutcome {
     pub seldepth: u32,
     /// Nodes of all threads.
     pub nodes: u64,
+    /// Nodes of the main thread alone: with helpers on free cores, time to
+    /// depth follows this count.
+    pub main_thread_nodes: u64,
     pub time_ms: u64,
 }
 

@@ -51,6 +51,9 @@ pub struct MovePicker {
     moves: MoveList,
     scores: [i32; 256],
     done: usize,
+    /// After scoring captures, `moves[done..tactical_end]` holds the tactical
+    /// moves left, so the capture stages scan only those.
+    tactical_end: usize,
     table_move: Option<Move>,
     killers: [Option<Move>; 2],
     killer_index: usize,
@@ -74,6 +77,7 @@ impl MovePicker {
             moves: legal,
             scores: [UNSCORED; 256],
             done: 0,
+            tactical_end: 0,
             table_move,
             killers,
             killer_index: 0,
@@ -110,10 +114,11 @@ impl MovePicker {
         Some(self.take(i))
     }
 
-    /// Hands out the best-scored move left whose score lies in `lo..hi`.
-    fn take_best_in(&mut self, lo: i32, hi: i32) -> Option<Move> {
+    /// Hands out the best-scored move among `moves[done..end]` whose score
+    /// lies in `lo..hi`.
+    fn take_best_in(&mut self, end: usize, lo: i32, hi: i32) -> Option<Move> {
         let mut best: Option<usize> = None;
-        for i in self.done..self.moves.len() {
+        for i in self.done..end {
             let s = self.scores[i];
             if s >= lo && s < hi && best.is_none_or(|b| s > self.scores[b]) {
                 best = Some(i);
@@ -134,6 +139,7 @@ impl MovePicker {
                     self.table_move = None;
                 }
                 Stage::ScoreCaptures => {
+                    self.tactical_end = self.done;
                     for i in self.done..self.moves.len() {
                         let m = self.moves[i];
                         if is_tactical(m) {
@@ -142,13 +148,19 @@ impl MovePicker {
                             } else {
                                 BAD_CAPTURE
                             };
-                            self.scores[i] = band + mvv_lva(m);
+                            // Gather tactical moves at the front of what is left.
+                            let j = self.tactical_end;
+                            self.moves.swap(i, j);
+                            self.scores[j] = band + mvv_lva(m);
+                            self.tactical_end += 1;
                         }
                     }
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => {
-                    if let Some(m) = self.take_best_in(GOOD_CAPTURE, GOOD_CAPTURE + BAND) {
+                    if let Some(m) =
+                        self.take_best_in(self.tactical_end, GOOD_CAPTURE, GOOD_CAPTURE + BAND)
+                    {
                         return Some(m);
                     }
                     self.stage = if self.tactical_only {
@@ -196,14 +208,17 @@ impl MovePicker {
                 }
                 Stage::Quiets => {
                     if !self.skip_quiets
-                        && let Some(m) = self.take_best_in(UNDERPROMOTION, GOOD_CAPTURE)
+                        && let Some(m) =
+                            self.take_best_in(self.moves.len(), UNDERPROMOTION, GOOD_CAPTURE)
                     {
                         return Some(m);
                     }
                     self.stage = Stage::BadCaptures;
                 }
                 Stage::BadCaptures => {
-                    if let Some(m) = self.take_best_in(BAD_CAPTURE, BAD_CAPTURE + BAND) {
+                    if let Some(m) =
+                        self.take_best_in(self.moves.len(), BAD_CAPTURE, BAD_CAPTURE + BAND)
+                    {
                         return Some(m);
                     }
                     self.stage = Stage::Done;

@@ -40,25 +40,20 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             return h.score;
         }
 
-        let legal = self.pos.legal_moves();
         let original_alpha = alpha;
         let static_eval;
         let mut best_score;
         if in_check {
-            if legal.is_empty() {
-                return mated_in(ply);
-            }
             static_eval = NO_EVAL;
             best_score = -INFINITE;
         } else {
-            if legal.is_empty() {
-                return DRAW;
-            }
             static_eval = match hit {
                 Some(h) if h.eval != NO_EVAL => h.eval,
                 _ => self.evaluate(),
             };
-            // Standing pat: the side to move need not capture.
+            // Standing pat: the side to move need not capture. (Checked before
+            // generating moves, so a stalemate can stand pat here; the main
+            // search above recognises stalemates.)
             best_score = match hit {
                 Some(h) if refines_eval(h.bound, h.score, static_eval) => h.score,
                 _ => static_eval,
@@ -67,6 +62,10 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                 return best_score;
             }
             alpha = alpha.max(best_score);
+        }
+        let legal = self.pos.legal_moves();
+        if legal.is_empty() {
+            return if in_check { mated_in(ply) } else { DRAW };
         }
 
         let tt_move = hit.and_then(|h| unpack_move(h.packed_move, &legal));

@@ -11,6 +11,7 @@
 
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use shakmaty::Move;
 
@@ -87,8 +88,8 @@ impl Engine {
         }
     }
 
-    /// Answers one command; `false` means quit.
-    pub fn handle(&mut self, command: Command) -> bool {
+    /// Answers one command read at `received`; `false` means quit.
+    pub fn handle(&mut self, command: Command, received: Instant) -> bool {
         self.reap_finished_job();
         match command {
             Command::Uci => self.identify(),
@@ -105,7 +106,7 @@ impl Engine {
                     self.out.info(&format!("error: {e}; position unchanged"));
                 }
             }
-            Command::Go(params) => self.go(params),
+            Command::Go(params) => self.go(params, received),
             Command::Stop => self.stop_search(),
             Command::PonderHit => {
                 if let Some(Job::Search { control, .. }) = &self.job {
@@ -200,7 +201,7 @@ impl Engine {
     }
 
     /// The search limits and configuration from `go` and the options.
-    fn go(&mut self, params: GoParams) {
+    fn go(&mut self, params: GoParams, received: Instant) {
         for warning in &params.warnings {
             self.out.info(&format!("warning: {warning}"));
         }
@@ -247,6 +248,7 @@ impl Engine {
             control: Arc::clone(&control),
             level,
             rng: SplitMix64::new(self.rng.next_u64()),
+            received,
         };
         if self.debug {
             self.out

@@ -17,6 +17,7 @@ pub mod strength;
 use std::io::BufRead;
 use std::process::ExitCode;
 use std::thread;
+use std::time::Instant;
 
 use crossbeam::channel;
 
@@ -26,7 +27,7 @@ use output::Output;
 
 /// Runs the UCI loop on stdin/stdout until `quit` or the end of input.
 pub fn run() -> ExitCode {
-    let (sender, receiver) = channel::unbounded::<Command>();
+    let (sender, receiver) = channel::unbounded::<(Command, Instant)>();
     let reader = thread::Builder::new()
         .name("uci-reader".into())
         .spawn(move || {
@@ -37,10 +38,11 @@ pub fn run() -> ExitCode {
                 match stdin.read_until(b'\n', &mut bytes) {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {
+                        let received = Instant::now();
                         // Invalid UTF-8 is garbage like any other, not a reason to stop.
                         let command = command::parse(&String::from_utf8_lossy(&bytes));
                         let quit = command == Command::Quit;
-                        if sender.send(command).is_err() || quit {
+                        if sender.send((command, received)).is_err() || quit {
                             break;
                         }
                     }
@@ -53,8 +55,8 @@ pub fn run() -> ExitCode {
     }
     let mut engine = Engine::new(Output::stdout());
     // The channel closes when stdin ends: treat that as `quit`.
-    for command in receiver {
-        if !engine.handle(command) {
+    for (command, received) in receiver {
+        if !engine.handle(command, received) {
             return ExitCode::SUCCESS;
         }
     }

@@ -12,7 +12,7 @@ use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use shakmaty::Move;
 
@@ -33,6 +33,10 @@ pub struct SearchJob {
     /// A weakened playing level, or `None` for full strength.
     pub level: Option<Level>,
     pub rng: SplitMix64,
+    /// When the `go` line was read: time lost before the search starts
+    /// (a busy machine may not schedule our threads at once) is charged to
+    /// the clock.
+    pub received: Instant,
 }
 
 /// The search thread's stack: deep recursion with a position per ply.
@@ -49,7 +53,8 @@ pub fn spawn(job: SearchJob, out: Output) -> Option<JoinHandle<()>> {
         .stack_size(SEARCH_STACK_BYTES)
         .spawn(move || {
             let job = for_thread.lock().unwrap_or_else(|e| e.into_inner()).take();
-            if let Some(job) = job {
+            if let Some(mut job) = job {
+                charge_delay(&mut job.limits, job.received.elapsed());
                 run(&job, &out_thread, |sink| {
                     run_search(
                         &job.position,
@@ -65,14 +70,36 @@ pub fn spawn(job: SearchJob, out: Output) -> Option<JoinHandle<()>> {
     match spawned {
         Ok(handle) => Some(handle),
         Err(e) => {
+            // Answer at once: waiting for `stop` here would block the loop.
             let job = shared.lock().unwrap_or_else(|e| e.into_inner()).take();
             if let Some(job) = job {
-                run(&job, &out, |_| -> SearchOutcome {
-                    panic!("cannot start the search thread: {e}")
-                });
+                out.info(&format!(
+                    "error: cannot start the search thread ({e}); playing a fallback move"
+                ));
+                out.line(&bestmove_line(
+                    &job.position,
+                    fallback_move(&job, None),
+                    None,
+                ));
             }
             None
         }
+    }
+}
+
+/// Takes the time already gone since `go` was read off the clocks, so the
+/// search's budget counts from when the GUI started our clock, not from when
+/// this thread got to run. Pondering starts its clock at `ponderhit`.
+fn charge_delay(limits: &mut Limits, delay: Duration) {
+    if limits.ponder {
+        return;
+    }
+    let ms = delay.as_millis().min(i64::MAX as u128) as i64;
+    for t in [&mut limits.wtime_ms, &mut limits.btime_ms].into_iter().flatten() {
+        *t = (*t - ms).max(0);
+    }
+    if let Some(t) = &mut limits.movetime_ms {
+        *t = t.saturating_sub(ms as u64).max(1);
     }
 }
 
@@ -228,7 +255,28 @@ mod tests {
             control: Arc::new(SearchControl::default()),
             level: None,
             rng: SplitMix64::new(1),
+            received: Instant::now(),
         }
+    }
+
+    #[test]
+    fn time_lost_before_the_search_comes_off_the_clock() {
+        let mut limits = Limits {
+            wtime_ms: Some(1000),
+            btime_ms: Some(30),
+            movetime_ms: Some(100),
+            ..Limits::default()
+        };
+        charge_delay(&mut limits, Duration::from_millis(40));
+        assert_eq!((limits.wtime_ms, limits.btime_ms), (Some(960), Some(0)));
+        assert_eq!(limits.movetime_ms, Some(60));
+        let mut pondering = Limits {
+            wtime_ms: Some(1000),
+            ponder: true,
+            ..Limits::default()
+        };
+        charge_delay(&mut pondering, Duration::from_millis(40));
+        assert_eq!(pondering.wtime_ms, Some(1000));
     }
 
     fn quietly<R>(f: impl FnOnce() -> R) -> R {
