@@ -157,6 +157,23 @@ fn assert_no_leftovers(sandbox: &Sandbox) {
     }
 }
 
+/// Play one game, check its result, Termination tag and reason (in the PGN
+/// and on stdout), and return its PGN; the PGN file is removed so the
+/// sandbox can host the next game.
+fn expect_game(
+    s: &Sandbox,
+    white: &[String],
+    black: &[String],
+    extra: &[&str],
+    [result, termination, reason]: [&str; 3],
+) -> String {
+    let output = arena(s, white, black, extra);
+    let pgn = s.pgn();
+    check(&output, &pgn, result, termination, reason);
+    std::fs::remove_file(s.dir.join("games.pgn")).unwrap();
+    pgn
+}
+
 fn check(output: &Output, pgn: &str, result: &str, termination: &str, reason: &str) {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
@@ -173,18 +190,16 @@ fn check(output: &Output, pgn: &str, result: &str, termination: &str, reason: &s
 #[test]
 fn illegal_move_forfeits() {
     let s = Sandbox::new("illegal");
-    let out = arena(
+    expect_game(
         &s,
         &uci(&s, "bad", "illegal", "", "st=1"),
         &uci(&s, "good", "good", "e7e5", "st=1"),
         &[],
-    );
-    check(
-        &out,
-        &s.pgn(),
-        "0-1",
-        "rules infraction",
-        "White makes an illegal move: e2e5",
+        [
+            "0-1",
+            "rules infraction",
+            "White makes an illegal move: e2e5",
+        ],
     );
     assert_no_leftovers(&s);
 }
@@ -193,20 +208,13 @@ fn illegal_move_forfeits() {
 fn false_mate_claim_forfeits_uci_and_xboard() {
     let s = Sandbox::new("claim");
     // UCI: Black says it has no legal move after 1. e4.
-    let out = arena(
+    expect_game(
         &s,
         &uci(&s, "good", "good", "e2e4", "st=1"),
         &uci(&s, "claimer", "nomove", "", "st=1"),
         &[],
+        ["1-0", "rules infraction", "Black makes a false claim"],
     );
-    check(
-        &out,
-        &s.pgn(),
-        "1-0",
-        "rules infraction",
-        "Black makes a false claim",
-    );
-    std::fs::remove_file(s.dir.join("games.pgn")).unwrap();
     // xboard: after 1. e4 e5 White claims mate.
     let received = s.path("usermoves.txt");
     let xboard = vec![
@@ -216,18 +224,16 @@ fn false_mate_claim_forfeits_uci_and_xboard() {
         format!("args=e2e4 {received}"),
         "tc=10+0.1".to_string(),
     ];
-    let out = arena(
+    expect_game(
         &s,
         &xboard,
         &uci(&s, "good", "good", "e7e5", "tc=10+0.1"),
         &[],
-    );
-    check(
-        &out,
-        &s.pgn(),
-        "0-1",
-        "rules infraction",
-        "White makes a false claim: 1-0 (White mates)",
+        [
+            "0-1",
+            "rules infraction",
+            "White makes a false claim: 1-0 (White mates)",
+        ],
     );
     // The adapter told the xboard engine Black's reply with `usermove`.
     assert_eq!(
@@ -240,54 +246,48 @@ fn false_mate_claim_forfeits_uci_and_xboard() {
 #[test]
 fn hang_on_the_clock_is_a_time_forfeit_and_without_clock_an_abandonment() {
     let s = Sandbox::new("hang");
-    let out = arena(
+    expect_game(
         &s,
         &uci(&s, "good", "good", "e2e4", "tc=1+0"),
         &uci(&s, "hanger", "hang", "", "tc=1+0"),
         &[],
+        ["1-0", "time forfeit", "Black loses on time"],
     );
-    check(&out, &s.pgn(), "1-0", "time forfeit", "Black loses on time");
     assert_no_leftovers(&s);
     std::fs::remove_file(s.dir.join("games.pgn")).unwrap();
-    let out = arena(
+    expect_game(
         &s,
         &uci(&s, "hanger", "hang", "", "nodes=1000"),
         &uci(&s, "good", "good", "e7e5", "nodes=1000"),
         &["--each", "timeout=1"],
+        ["0-1", "abandoned", "White's engine hangs"],
     );
-    check(&out, &s.pgn(), "0-1", "abandoned", "White's engine hangs");
     assert_no_leftovers(&s);
 }
 
 #[test]
 fn slow_move_loses_on_time_even_if_legal() {
     let s = Sandbox::new("slow");
-    let out = arena(
+    expect_game(
         &s,
         &uci(&s, "slow", "slow", "", "st=0.5"),
         &uci(&s, "good", "good", "e7e5", "st=0.5"),
         &[],
+        ["0-1", "time forfeit", "White loses on time"],
     );
-    check(&out, &s.pgn(), "0-1", "time forfeit", "White loses on time");
 }
 
 #[test]
 fn crash_forfeits_and_leaves_no_zombie() {
     let s = Sandbox::new("crash");
-    let out = arena(
+    let pgn = expect_game(
         &s,
         &uci(&s, "good", "good", "d2d4,c2c4", "st=1"),
         &uci(&s, "crasher", "crash", "d7d5", "st=1"),
         &[],
+        ["1-0", "abandoned", "Black's engine disconnects"],
     );
-    check(
-        &out,
-        &s.pgn(),
-        "1-0",
-        "abandoned",
-        "Black's engine disconnects",
-    );
-    assert!(s.pgn().contains("engine exited"), "{}", s.pgn());
+    assert!(pgn.contains("engine exited"), "{pgn}");
     assert_no_leftovers(&s);
 }
 
@@ -295,28 +295,22 @@ fn crash_forfeits_and_leaves_no_zombie() {
 fn checkmate_and_repetition_are_judged_by_the_arena() {
     let s = Sandbox::new("rules");
     // Fool's mate: the engines say nothing about it; the arena sees mate.
-    let out = arena(
+    let pgn = expect_game(
         &s,
         &uci(&s, "white", "good", "f2f3,g2g4", "st=1"),
         &uci(&s, "black", "good", "e7e5,d8h4", "st=1"),
         &[],
+        ["0-1", "normal", "Black mates"],
     );
-    check(&out, &s.pgn(), "0-1", "normal", "Black mates");
-    assert_eq!(tag(&s.pgn(), "PlyCount"), "4");
+    assert_eq!(tag(&pgn, "PlyCount"), "4");
     std::fs::remove_file(s.dir.join("games.pgn")).unwrap();
     // Knights out and back twice: the start position occurs a third time.
-    let out = arena(
+    expect_game(
         &s,
         &uci(&s, "white", "good", "g1f3,f3g1,g1f3,f3g1", "st=1"),
         &uci(&s, "black", "good", "g8f6,f6g8,g8f6,f6g8", "st=1"),
         &[],
-    );
-    check(
-        &out,
-        &s.pgn(),
-        "1/2-1/2",
-        "normal",
-        "Draw by 3-fold repetition",
+        ["1/2-1/2", "normal", "Draw by 3-fold repetition"],
     );
 }
 

@@ -14,6 +14,29 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// Run `tarpon arena ARGS --pgn <temp>` and return its stdout and PGN; the
+/// match must succeed.
+fn run_arena(name: &str, args: &[&str]) -> (String, String) {
+    let dir = temp_dir(name);
+    let pgn = dir.join("games.pgn");
+    let out = Command::new(ARENA)
+        .arg("arena")
+        .args(args)
+        .arg("--pgn")
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let text = std::fs::read_to_string(&pgn).unwrap_or_default();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (stdout, text)
+}
+
 /// `Wins: W, Draws: D, Losses: L` from the table.
 fn table_wdl(stdout: &str) -> (u32, u32, u32) {
     let line = stdout
@@ -46,44 +69,35 @@ fn pgn_wdl(pgn: &str, engine: &str) -> (u32, u32, u32) {
     wdl
 }
 
-fn tarpon_match(dir: &std::path::Path, games: u32) -> (String, String) {
-    let pgn = dir.join("smoke.pgn");
-    let out = Command::new(ARENA)
-        .args([
-            "arena",
+/// tarpon against itself at fixed nodes, random UHO openings, two at once.
+fn tarpon_match(games: &str) -> (String, String) {
+    run_arena(
+        &format!("self-{games}"),
+        &[
             "--engine",
             "tarpon:pst",
             "name=alpha",
             "--engine",
             "tarpon:pst",
             "name=beta",
-        ])
-        .args(["--each", "nodes=1500", "option.Hash=8"])
-        .args([
+            "--each",
+            "nodes=1500",
+            "option.Hash=8",
             "--openings",
             "file=arena/openings/uho_4060_v2_2000.epd",
             "order=random",
             "seed=7",
-        ])
-        .args(["--games", &games.to_string(), "--concurrency", "2"])
-        .arg("--pgn")
-        .arg(&pgn)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (stdout, std::fs::read_to_string(&pgn).unwrap())
+            "--games",
+            games,
+            "--concurrency",
+            "2",
+        ],
+    )
 }
 
 #[test]
 fn tarpon_self_match_pgn_agrees_with_table() {
-    let dir = temp_dir("self");
-    let (stdout, pgn) = tarpon_match(&dir, 4);
-    std::fs::remove_dir_all(&dir).ok();
+    let (stdout, pgn) = tarpon_match("4");
     assert_eq!(pgn.matches("[Event ").count(), 4, "{pgn}");
     let (w, d, l) = table_wdl(&stdout);
     assert_eq!(w + d + l, 4);
@@ -114,33 +128,41 @@ fn tarpon_self_match_pgn_agrees_with_table() {
 #[test]
 #[ignore = "needs python3 with python-chess"]
 fn tarpon_self_match_pgn_parses_in_python_chess() {
-    let dir = temp_dir("python");
-    let (stdout, _) = tarpon_match(&dir, 6);
+    let (stdout, pgn) = tarpon_match("6");
     let script = r#"
-import sys, chess.pgn
+import sys, io, chess.pgn
 wdl = [0, 0, 0]
-with open(sys.argv[1]) as f:
-    while (game := chess.pgn.read_game(f)) is not None:
-        assert not game.errors, game.errors
-        board = game.end().board()
-        h = game.headers
-        assert int(h["PlyCount"]) == len(list(game.mainline_moves()))
-        if h["Termination"] == "normal":
-            outcome = board.outcome(claim_draw=True)
-            assert outcome is not None and outcome.result() == h["Result"], (h, outcome)
-        white = h["White"] == "alpha"
-        r = h["Result"]
-        if r == "1/2-1/2": wdl[1] += 1
-        elif (r == "1-0") == white: wdl[0] += 1
-        else: wdl[2] += 1
+f = io.StringIO(sys.stdin.read())
+while (game := chess.pgn.read_game(f)) is not None:
+    assert not game.errors, game.errors
+    board = game.end().board()
+    h = game.headers
+    assert int(h["PlyCount"]) == len(list(game.mainline_moves()))
+    if h["Termination"] == "normal":
+        outcome = board.outcome(claim_draw=True)
+        assert outcome is not None and outcome.result() == h["Result"], (h, outcome)
+    white = h["White"] == "alpha"
+    r = h["Result"]
+    if r == "1/2-1/2": wdl[1] += 1
+    elif (r == "1-0") == white: wdl[0] += 1
+    else: wdl[2] += 1
 print(*wdl)
 "#;
-    let out = Command::new("python3")
+    let mut child = Command::new("python3")
         .args(["-c", script])
-        .arg(dir.join("smoke.pgn"))
-        .output()
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .expect("python3");
-    std::fs::remove_dir_all(&dir).ok();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(pgn.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
     assert!(
         out.status.success(),
         "{}",
@@ -154,86 +176,135 @@ print(*wdl)
     assert_eq!(counts, vec![w, d, l]);
 }
 
+/// A match must agree with its PGN and contain no crash or infraction.
+fn assert_clean(stdout: &str, pgn: &str, first: &str) {
+    assert_eq!(pgn_wdl(pgn, first), table_wdl(stdout), "{stdout}");
+    assert!(
+        !pgn.contains("abandoned") && !pgn.contains("rules infraction"),
+        "{pgn}"
+    );
+}
+
 /// Two real UCI engines from /usr/games at fixed depth/nodes.
 /// Run with `cargo test --release -- --ignored usr_games`.
 #[test]
 #[ignore = "needs /usr/games/stockfish and /usr/games/glaurung"]
 fn usr_games_uci_smoke_match() {
-    let dir = temp_dir("usr-games");
-    let pgn = dir.join("g.pgn");
-    let out = Command::new(ARENA)
-        .args([
-            "arena",
+    let (stdout, pgn) = run_arena(
+        "usr-games",
+        &[
             "--engine",
             "cmd=/usr/games/stockfish",
             "name=Stockfish",
             "nodes=2000",
-        ])
-        .args([
             "--engine",
             "cmd=/usr/games/glaurung",
             "name=Glaurung",
             "depth=4",
-        ])
-        .args([
             "--openings",
             "file=arena/openings/8moves_v3_400.pgn",
             "--games",
             "4",
-            "--pgn",
-        ])
-        .arg(&pgn)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    let text = std::fs::read_to_string(&pgn).unwrap_or_default();
-    std::fs::remove_dir_all(&dir).ok();
-    assert!(out.status.success(), "{stdout}");
-    assert_eq!(pgn_wdl(&text, "Stockfish"), table_wdl(&stdout));
-    assert!(
-        !text.contains("abandoned") && !text.contains("rules infraction"),
-        "{text}"
+        ],
     );
+    assert_clean(&stdout, &pgn, "Stockfish");
 }
 
-/// The xboard adapter against Fairy-Max and Phalanx on a clock.
-/// Run with `cargo test --release -- --ignored xboard`.
+/// The xboard adapter against Fairy-Max (no setboard: `edit` set-up) and
+/// Phalanx (setboard) on a clock. Run with `cargo test --release -- --ignored xboard`.
 #[test]
 #[ignore = "needs /usr/games/fairymax and /usr/games/phalanx"]
 fn usr_games_xboard_smoke_match() {
-    let dir = temp_dir("xboard");
-    let pgn = dir.join("x.pgn");
-    let out = Command::new(ARENA)
-        .args([
-            "arena",
+    let (stdout, pgn) = run_arena(
+        "xboard",
+        &[
             "--engine",
             "cmd=/usr/games/fairymax",
             "proto=xboard",
             "name=Fairy-Max",
-        ])
-        .args([
             "--engine",
             "cmd=/usr/games/phalanx",
             "proto=xboard",
             "name=Phalanx",
-        ])
-        .args([
             "--each",
             "tc=2+0.05",
             "--openings",
             "file=arena/openings/uho_4060_v2_2000.epd",
-        ])
-        .args(["--games", "2", "--pgn"])
-        .arg(&pgn)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    let text = std::fs::read_to_string(&pgn).unwrap_or_default();
-    std::fs::remove_dir_all(&dir).ok();
-    assert!(out.status.success(), "{stdout}");
-    assert_eq!(pgn_wdl(&text, "Fairy-Max"), table_wdl(&stdout));
-    assert!(
-        !text.contains("abandoned") && !text.contains("rules infraction"),
-        "{text}"
+            "--games",
+            "2",
+        ],
     );
+    assert_clean(&stdout, &pgn, "Fairy-Max");
+}
+
+/// Three tarpon instances, round-robin, Chess960 openings, concurrency 2:
+/// the schedule, the UCI_Chess960 path and the standings table.
+#[test]
+fn chess960_round_robin_of_three() {
+    let (stdout, pgn) = run_arena(
+        "960",
+        &[
+            "--variant",
+            "fischerandom",
+            "--round-robin",
+            "--engine",
+            "tarpon:pst",
+            "name=a",
+            "--engine",
+            "tarpon:pst",
+            "name=b",
+            "--engine",
+            "tarpon:pst",
+            "name=c",
+            "--each",
+            "nodes=400",
+            "option.Hash=4",
+            "--openings",
+            "file=arena/openings/frc_960.epd",
+            "order=random",
+            "seed=3",
+            "--games",
+            "2",
+            "--concurrency",
+            "2",
+        ],
+    );
+    assert_eq!(pgn.matches("[Variant \"Chess960\"]").count(), 6, "{pgn}");
+    assert_eq!(stdout.matches("Results of ").count(), 3, "{stdout}");
+    assert!(stdout.contains("Rank Name"), "{stdout}");
+    assert_clean(&stdout, &pgn, "a");
+}
+
+/// The SPRT stops a lopsided match long before its planned length.
+#[test]
+fn sprt_stops_early() {
+    let (stdout, _) = run_arena(
+        "sprt",
+        &[
+            "--engine",
+            "tarpon:pst",
+            "name=strong",
+            "nodes=3000",
+            "--engine",
+            "tarpon:pst",
+            "name=weak",
+            "nodes=1",
+            "--each",
+            "option.Hash=4",
+            "--openings",
+            "file=arena/openings/8moves_v3_400.pgn",
+            "order=random",
+            "seed=5",
+            "--games",
+            "2",
+            "--rounds",
+            "100",
+            "--sprt",
+            "elo0=0",
+            "elo1=20",
+        ],
+    );
+    assert!(stdout.contains("H1 (elo1) accepted"), "{stdout}");
+    let (w, d, l) = table_wdl(&stdout);
+    assert!(w + d + l < 40, "{stdout}");
 }

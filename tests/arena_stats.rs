@@ -115,6 +115,31 @@ fn sprt_llr_and_bounds() {
 }
 
 #[test]
+fn sprt_decides_on_identical_pairs_thanks_to_regularization() {
+    // Two WW pairs: counts [0, 0, 0, 0, 2] become [1e-3, 1e-3, 1e-3, 1e-3, 2]
+    // (n = 2.004). μ = (0.25 + 0.5 + 0.75)·1e-3/2.004 + 2/2.004 = 0.998752;
+    // σ² = (1e-3·(0.998752² + 0.748752² + 0.498752² + 0.248752²) + 2·0.001248²)/2.004
+    //    = (1e-3·(0.997506 + 0.560630 + 0.248754 + 0.061878) + 3.115e-6)/2.004
+    //    = 0.001871883/2.004 = 0.000934073;
+    // LLR = 2.004·((μ − 0.5)² − (μ − 0.5071951)²)/(2σ²)
+    //     = 2.004·(0.248754 − 0.241629)/0.00186815 = 7.643 > 2.944 → H1.
+    let sprt = Sprt {
+        elo0: 0.0,
+        elo1: 5.0,
+        alpha: 0.05,
+        beta: 0.05,
+        model: EloModel::Logistic,
+    };
+    let penta = Pentanomial([0, 0, 0, 0, 2]);
+    assert!(
+        close(sprt.llr(&penta), 7.643, 0.002),
+        "{}",
+        sprt.llr(&penta)
+    );
+    assert_eq!(sprt.verdict(&penta), SprtVerdict::H1);
+}
+
+#[test]
 fn normal_cdf_known_values() {
     assert!(close(normal_cdf(0.0), 0.5, 1e-7));
     assert!(close(normal_cdf(1.959_964), 0.975, 1e-6));

@@ -218,11 +218,6 @@ fn shell_word(word: &str) -> String {
 pub fn markdown(plan: &MatchPlan, table: &str) -> String {
     let mut args = std::env::args_os().map(|a| a.to_string_lossy().into_owned());
     let program = args.next().unwrap_or_else(|| "tarpon".to_string());
-    let program = if program.ends_with("/tarpon") || program == "tarpon" {
-        "tarpon".to_string()
-    } else {
-        program
-    };
     let command: Vec<String> = std::iter::once(program)
         .chain(args.map(|a| shell_word(&a)))
         .collect();

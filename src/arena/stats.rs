@@ -80,19 +80,32 @@ impl Pentanomial {
     /// Mean and variance of the per-pair score, each pair scored in [0, 1]
     /// (0, ¼, ½, ¾, 1). None without pairs.
     pub fn mean_variance(&self) -> Option<(f64, f64)> {
-        let n = self.pairs();
-        if n == 0 {
+        moments(self.0.map(|c| c as f64))
+    }
+
+    /// Like [`Pentanomial::mean_variance`], but with every empty count
+    /// replaced by 10⁻³ (as fishtest regularizes), so that a run of identical
+    /// pairs has a small positive variance and the SPRT can still decide.
+    pub fn regularized_mean_variance(&self) -> Option<(f64, f64)> {
+        if self.pairs() == 0 {
             return None;
         }
-        let n = n as f64;
-        let value = |i: usize| i as f64 / 4.0;
-        let mean = (0..5).map(|i| self.0[i] as f64 * value(i)).sum::<f64>() / n;
-        let var = (0..5)
-            .map(|i| self.0[i] as f64 * (value(i) - mean).powi(2))
-            .sum::<f64>()
-            / n;
-        Some((mean, var))
+        moments(self.0.map(|c| (c as f64).max(1e-3)))
     }
+}
+
+fn moments(counts: [f64; 5]) -> Option<(f64, f64)> {
+    let n: f64 = counts.iter().sum();
+    if n <= 0.0 {
+        return None;
+    }
+    let value = |i: usize| i as f64 / 4.0;
+    let mean = (0..5).map(|i| counts[i] * value(i)).sum::<f64>() / n;
+    let var = (0..5)
+        .map(|i| counts[i] * (value(i) - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    Some((mean, var))
 }
 
 /// Logistic Elo difference for a score in (0, 1); infinite at 0 and 1.
@@ -254,10 +267,10 @@ impl Sprt {
         )
     }
 
-    /// The log-likelihood ratio; 0 while it is undefined (no pairs, or no
-    /// variance yet).
+    /// The log-likelihood ratio on the regularized pentanomial; 0 without
+    /// pairs.
     pub fn llr(&self, penta: &Pentanomial) -> f64 {
-        let Some((mean, var)) = penta.mean_variance() else {
+        let Some((mean, var)) = penta.regularized_mean_variance() else {
             return 0.0;
         };
         if var <= 0.0 {

@@ -10,7 +10,6 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
-use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
@@ -18,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam::channel::{Receiver, RecvTimeoutError, unbounded};
 
-use super::EngineError;
+use super::{EngineConfig, EngineError};
 
 /// How long a well-behaved engine gets to exit after `quit`.
 const QUIT_GRACE: Duration = Duration::from_millis(1000);
@@ -37,22 +36,18 @@ pub struct EngineProcess {
 }
 
 impl EngineProcess {
-    pub fn spawn(
-        name: &str,
-        cmd: &str,
-        args: &[String],
-        dir: Option<&PathBuf>,
-        quit_command: &'static str,
-        debug: bool,
-    ) -> Result<EngineProcess, EngineError> {
+    /// Start the engine of `config`. Both UCI and xboard engines are asked
+    /// to leave with `quit`.
+    pub fn spawn(config: &EngineConfig) -> Result<EngineProcess, EngineError> {
+        let (name, cmd, debug) = (config.name.as_str(), config.cmd.as_str(), config.debug);
         let mut command = Command::new(cmd);
         command
-            .args(args)
+            .args(&config.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .process_group(0);
-        if let Some(dir) = dir {
+        if let Some(dir) = &config.dir {
             command.current_dir(dir);
         }
         let mut child = command
@@ -92,7 +87,7 @@ impl EngineProcess {
             stdin,
             lines: rx,
             reader: Some(reader),
-            quit_command,
+            quit_command: "quit",
             debug,
             exited: false,
         })

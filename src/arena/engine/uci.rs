@@ -20,14 +20,7 @@ pub struct UciEngine {
 
 impl UciEngine {
     pub fn start(config: &EngineConfig, stop: &AtomicBool) -> Result<UciEngine, EngineError> {
-        let mut process = EngineProcess::spawn(
-            &config.name,
-            &config.cmd,
-            &config.args,
-            config.dir.as_ref(),
-            "quit",
-            config.debug,
-        )?;
+        let mut process = EngineProcess::spawn(config)?;
         process.send("uci")?;
         let mut announced = Vec::new();
         process.wait_for(STARTUP_TIMEOUT, stop, |line| {

@@ -122,14 +122,7 @@ fn edit_commands(chess: &Chess) -> Vec<String> {
 
 impl XboardEngine {
     pub fn start(config: &EngineConfig, stop: &AtomicBool) -> Result<XboardEngine, EngineError> {
-        let mut process = EngineProcess::spawn(
-            &config.name,
-            &config.cmd,
-            &config.args,
-            config.dir.as_ref(),
-            "quit",
-            config.debug,
-        )?;
+        let mut process = EngineProcess::spawn(config)?;
         process.send("xboard")?;
         process.send("protover 2")?;
         let mut features = Features::default();
