@@ -138,7 +138,7 @@ def write_summary(out, args, tc, stats, terminations, started, planned):
         "command": "python3 " + " ".join(sys.argv),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "engine": args.engine,
-        "commit": git_commit(),
+        "commit": args.commit,
         "time_control": tc,
         "threads": args.threads,
         "margin_ms": args.margin_ms,
@@ -174,6 +174,8 @@ def main():
     parser.add_argument("--out", default=None, help="summary file (default: arena/results/...)")
     args = parser.parse_args()
 
+    # The commit the run starts from (HEAD may move while it runs).
+    args.commit = git_commit()
     tc = f"{args.base:g}+{args.inc:g}"
     out = args.out or f"arena/results/selfplay_{tc}_t{args.threads}.json"
     os.makedirs(os.path.dirname(out), exist_ok=True)

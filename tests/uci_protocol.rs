@@ -114,6 +114,12 @@ impl Engine {
         lines
     }
 
+    /// The `d` output, up to its last line.
+    fn display(&mut self) -> Vec<String> {
+        self.send("d");
+        self.until(|l| l.starts_with("Checkers:"))
+    }
+
     fn bestmove(&mut self) -> (Vec<String>, String) {
         let lines = self.until(|l| l.starts_with("bestmove"));
         let best = lines.last().expect("bestmove line").clone();
@@ -206,6 +212,29 @@ fn uci_handshake_lists_every_option() {
 }
 
 #[test]
+fn debug_mode_reports_the_limits() {
+    let mut e = Engine::start();
+    e.send("debug on");
+    e.send("position startpos");
+    e.send("go depth 2");
+    let (lines, _) = e.bestmove();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string debug: Limits")),
+        "{lines:?}"
+    );
+    e.send("debug off");
+    e.send("go depth 2");
+    let (lines, _) = e.bestmove();
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string debug")),
+        "{lines:?}"
+    );
+    e.finish();
+}
+
+#[test]
 fn uci_subcommand_runs_the_loop() {
     let mut e = Engine::start_with(&["uci"]);
     e.send("uci");
@@ -225,8 +254,7 @@ fn end_of_input_quits() {
 fn position_and_display() {
     let mut e = Engine::start();
     e.send("position startpos moves e2e4 c7c5 g1f3");
-    e.send("d");
-    let lines = e.until(|l| l.starts_with("Checkers:"));
+    let lines = e.display();
     let fen = "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2";
     assert!(lines.contains(&format!("Fen: {fen}")), "{lines:#?}");
     assert!(
@@ -238,8 +266,7 @@ fn position_and_display() {
 
     let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3P4/1p2P3/2N2Q1P/PPPBBPPP/R3K2R w KQkq - 0 1";
     e.send(&format!("position fen {kiwipete} moves e1g1"));
-    e.send("d");
-    let lines = e.until(|l| l.starts_with("Checkers:"));
+    let lines = e.display();
     assert!(
         lines.iter().any(|l| l
             .starts_with("Fen: r3k2r/p1ppqpb1/bn2pnp1/3P4/1p2P3/2N2Q1P/PPPBBPPP/R4RK1 b kq - 1 1")),
@@ -249,8 +276,7 @@ fn position_and_display() {
     // In check: the checker is named.
     e.send("position startpos moves e2e4 e7e5 d1h5 f7f6 h5e8");
     e.send("position startpos moves f2f3 e7e5 e1f2 d8h4");
-    e.send("d");
-    let lines = e.until(|l| l.starts_with("Checkers:"));
+    let lines = e.display();
     assert_eq!(lines.last().map(String::as_str), Some("Checkers: h4"));
     e.finish();
 }
@@ -527,8 +553,7 @@ fn three_hundred_moves_of_history() {
     }
     let mut e = Engine::start();
     e.send(&format!("position startpos moves {}", moves.join(" ")));
-    e.send("d");
-    let lines = e.until(|l| l.starts_with("Checkers:"));
+    let lines = e.display();
     assert!(
         lines.contains(&format!("Fen: {}", position.fen())),
         "{lines:#?}"
@@ -549,8 +574,7 @@ fn chess960_castling_is_king_takes_rook() {
     let position = Position::from_fen(fen, true).expect("960 FEN");
     e.send(&format!("position fen {fen} moves e1h1"));
     assert!(e.ready().is_empty(), "king-takes-rook castling refused");
-    e.send("d");
-    let lines = e.until(|l| l.starts_with("Checkers:"));
+    let lines = e.display();
     assert!(
         lines
             .iter()
@@ -680,8 +704,7 @@ fn a_rejected_position_keeps_the_previous_one() {
         lines.iter().any(|l| l.contains("illegal move 'd4d5'")),
         "{lines:?}"
     );
-    e.send("d");
-    let lines = e.until(|l| l.starts_with("Checkers:"));
+    let lines = e.display();
     assert!(
         lines
             .iter()

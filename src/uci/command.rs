@@ -73,7 +73,7 @@ pub enum Command {
 }
 
 /// The keywords that end one `go` argument's list of values.
-const GO_KEYWORDS: [&str; 14] = [
+pub const GO_KEYWORDS: [&str; 14] = [
     "searchmoves",
     "ponder",
     "wtime",

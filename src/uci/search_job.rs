@@ -70,11 +70,17 @@ pub fn spawn(job: SearchJob, out: Output) -> Option<JoinHandle<()>> {
     match spawned {
         Ok(handle) => Some(handle),
         Err(e) => {
+            // Answer at once: waiting for `stop` here would block the loop.
             let job = shared.lock().unwrap_or_else(|e| e.into_inner()).take();
             if let Some(job) = job {
-                run(&job, &out, |_| -> SearchOutcome {
-                    panic!("cannot start the search thread: {e}")
-                });
+                out.info(&format!(
+                    "error: cannot start the search thread ({e}); playing a fallback move"
+                ));
+                out.line(&bestmove_line(
+                    &job.position,
+                    fallback_move(&job, None),
+                    None,
+                ));
             }
             None
         }
@@ -89,10 +95,8 @@ fn charge_delay(limits: &mut Limits, delay: Duration) {
         return;
     }
     let ms = delay.as_millis().min(i64::MAX as u128) as i64;
-    for clock in [&mut limits.wtime_ms, &mut limits.btime_ms] {
-        if let Some(t) = clock {
-            *t = (*t - ms).max(0);
-        }
+    for t in [&mut limits.wtime_ms, &mut limits.btime_ms].into_iter().flatten() {
+        *t = (*t - ms).max(0);
     }
     if let Some(t) = &mut limits.movetime_ms {
         *t = t.saturating_sub(ms as u64).max(1);
