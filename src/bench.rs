@@ -104,15 +104,47 @@ pub struct BenchArgs {
     /// Hash table size in MB, fresh for every position.
     #[arg(long, default_value_t = DEFAULT_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub hash: u64,
+    /// Evaluator: `pst` or `nnue` (the net of --net, else the embedded one).
+    #[arg(long, default_value = "pst")]
+    pub eval: String,
+    /// Net file for `--eval nnue`.
+    #[arg(long)]
+    pub net: Option<std::path::PathBuf>,
+    /// Run the bench with the PST first, then with the chosen evaluator, and
+    /// print both speeds and their ratio (measured side by side).
+    #[arg(long)]
+    pub vs_pst: bool,
 }
 
 pub fn run(args: BenchArgs) -> ExitCode {
-    bench(
-        args.depth,
-        args.threads as usize,
-        args.hash as usize,
-        &EvalChoice::default(),
-        &mut |line| println!("{line}"),
-    );
+    let eval = match crate::eval::nnue::cli::bench_eval_choice(&args.eval, args.net.as_deref()) {
+        Ok(eval) => eval,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let run_with = |eval: &EvalChoice| {
+        bench(
+            args.depth,
+            args.threads as usize,
+            args.hash as usize,
+            eval,
+            &mut |line| println!("{line}"),
+        )
+    };
+    if args.vs_pst {
+        let pst = run_with(&EvalChoice::Pst);
+        let chosen = run_with(&eval);
+        println!(
+            "pst {} nps, {} {} nps: {:.1}% of pst",
+            pst.nps(),
+            args.eval,
+            chosen.nps(),
+            100.0 * chosen.nps() as f64 / pst.nps().max(1) as f64
+        );
+    } else {
+        run_with(&eval);
+    }
     ExitCode::SUCCESS
 }

@@ -4,8 +4,10 @@
 pub mod arena;
 pub mod bench;
 pub mod eval;
+pub mod explain;
 pub mod perft;
 pub mod position;
 pub mod search;
 pub mod tablebase;
+pub mod train;
 pub mod uci;

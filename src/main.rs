@@ -1,11 +1,12 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use tarpon::eval::nnue::cli as nnue_cli;
 use tarpon::perft;
 
 /// tarpon: a UCI chess engine. With no subcommand it speaks UCI on stdin/stdout.
 #[derive(Parser)]
-#[command(name = "tarpon", version, about, long_about = None)]
+#[command(name = "tarpon", version = tarpon::eval::nnue::version_line(), about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -19,16 +20,31 @@ enum Command {
     Bench(tarpon::bench::BenchArgs),
     /// Count leaf nodes of the legal move tree (move generator check and speed test).
     Perft(perft::cli::Args),
+    /// Show how search algorithms work: maze solvers and chess search trees.
+    Explain(tarpon::explain::ExplainArgs),
+    /// Print the static evaluation of a position (NNUE, PST and the feature set in use).
+    Eval(nnue_cli::EvalArgs),
+    /// Write a seeded random net (for benchmarks and tests, not for play).
+    RandomNet(nnue_cli::RandomNetArgs),
     /// Play matches between engines (UCI or xboard) and measure Elo.
     Arena(Box<tarpon::arena::Args>),
+    /// Generate training data: self-play games at a fixed node budget per move.
+    Datagen(tarpon::train::datagen::DatagenArgs),
+    /// Train an NNUE (HalfKP or HalfKAv2_hm) on datagen records and export it.
+    Train(tarpon::train::trainer::TrainArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None | Some(Command::Uci) => tarpon::uci::run(),
+        Some(Command::Explain(args)) => tarpon::explain::run(&args),
         Some(Command::Bench(args)) => tarpon::bench::run(args),
         Some(Command::Perft(args)) => perft::cli::run(args),
+        Some(Command::Eval(args)) => nnue_cli::run_eval(args),
+        Some(Command::RandomNet(args)) => nnue_cli::run_random_net(args),
         Some(Command::Arena(args)) => tarpon::arena::run(*args),
+        Some(Command::Datagen(args)) => tarpon::train::datagen::run(args),
+        Some(Command::Train(args)) => tarpon::train::trainer::run(args),
     }
 }

@@ -2,7 +2,10 @@
 //! [`Evaluator`], so the classical PST evaluator and the NNUE are
 //! interchangeable (UCI option `Eval`).
 
+pub mod nnue;
 pub mod pst;
+
+use std::sync::Arc;
 
 use crate::position::{PieceChanges, Position};
 
@@ -12,6 +15,19 @@ pub enum EvalChoice {
     /// Sunfish's material and piece-square tables ([`pst::PstEvaluator`]).
     #[default]
     Pst,
+    /// A neural net ([`nnue::NnueEvaluator`]).
+    Nnue(Arc<nnue::Network>),
+}
+
+impl EvalChoice {
+    /// The evaluator to use when the user chose none: the net built into
+    /// the binary once a trained one exists, the PST until then.
+    pub fn preferred() -> EvalChoice {
+        match nnue::Network::embedded_default() {
+            Some(net) => EvalChoice::Nnue(net),
+            None => EvalChoice::Pst,
+        }
+    }
 }
 
 /// A static evaluator that can follow the search incrementally.

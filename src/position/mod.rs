@@ -122,6 +122,8 @@ impl Position {
 
     /// Builds the position, forgiving only what a GUI commonly gets wrong and
     /// nothing that would break move generation.
+    // shakmaty's PositionError is large by design and lives only here.
+    #[allow(clippy::result_large_err)]
     fn validate(setup: Setup, mode: CastlingMode) -> Result<Chess, PositionErrorKinds> {
         let err = match Chess::from_setup(setup, mode) {
             Ok(chess) => return Ok(chess),

@@ -8,7 +8,7 @@
 use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Piece, Position as _, Square};
 
 /// SplitMix64: tiny, statistically good, usable in `const fn`.
-const fn splitmix(state: u64) -> (u64, u64) {
+pub(crate) const fn splitmix(state: u64) -> (u64, u64) {
     let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -84,6 +84,8 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
 
         let key = self.pos.key();
         let hit = self.shared.tt.probe(key, ply);
+        self.stats.tt_probes += 1;
+        self.stats.tt_hits += u64::from(hit.is_some());
         if let Some(h) = hit
             && !is_pv
             && h.depth >= depth
@@ -128,6 +130,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                 return eval;
             }
             if let Some(score) = self.try_null_move(beta, depth, ply, eval, cut_node) {
+                self.stats.null_cutoffs += 1;
                 return score;
             }
             if self.stopped {
@@ -218,11 +221,14 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                     reduction -= self.history.score(turn, m) / 6000;
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
+                self.stats.lmr_reductions += u64::from(reduction > 0);
                 score = -self.negamax(-alpha - 1, -alpha, new_depth - reduction, ply + 1, true);
                 if score > alpha && reduction > 0 {
+                    self.stats.lmr_researches += 1;
                     score = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
                 }
                 if is_pv && score > alpha {
+                    self.stats.pvs_researches += 1;
                     score = -self.negamax(-beta, -alpha, new_depth, ply + 1, false);
                 }
             }
@@ -242,6 +248,8 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        self.stats.cutoffs += 1;
+                        self.stats.first_move_cutoffs += u64::from(moves_searched == 1);
                         if quiet {
                             self.history.record_cutoff(
                                 turn,
@@ -314,6 +322,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             return None;
         }
         self.eval.push_null();
+        self.stats.null_tries += 1;
         let score = -self.negamax(-beta, -beta + 1, depth - reduction, ply + 1, !cut_node);
         self.unmake();
         if self.stopped || score < beta {

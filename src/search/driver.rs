@@ -151,6 +151,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             }
             self.publish_nodes();
             self.report_lines(depth, multipv);
+            self.record_iteration(depth);
 
             // Time management from how settled the best move is.
             let best = self.root_moves[0].mv;
@@ -245,12 +246,14 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                 return;
             }
             if score <= alpha {
+                self.stats.aspiration_fails_low += 1;
                 if self.is_main() {
                     self.report_line(depth, pv_index, Edge::Upper);
                 }
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITE);
             } else if score >= beta {
+                self.stats.aspiration_fails_high += 1;
                 if self.is_main() {
                     self.report_line(depth, pv_index, Edge::Lower);
                 }

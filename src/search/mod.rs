@@ -11,6 +11,7 @@ mod qsearch;
 pub mod score;
 mod searcher;
 pub mod see;
+pub mod stats;
 mod threads;
 pub mod time;
 pub mod tt;
@@ -19,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use shakmaty::Move;
 
-use crate::eval::{EvalChoice, pst::PstEvaluator};
+use crate::eval::{EvalChoice, nnue::NnueEvaluator, pst::PstEvaluator};
 use crate::position::Position;
 
 pub use score::Score;
@@ -136,6 +137,8 @@ pub struct SearchOutcome {
     /// depth follows this count.
     pub main_thread_nodes: u64,
     pub time_ms: u64,
+    /// The main thread after each completed iteration (`explain trace`).
+    pub iterations: Vec<stats::IterationStats>,
 }
 
 /// Searches `root` (which carries the game's key history for repetitions)
@@ -159,6 +162,11 @@ pub fn run_search(
     match &config.eval {
         EvalChoice::Pst => {
             threads::search_with(root, limits, config, tt, control, out, PstEvaluator::new)
+        }
+        EvalChoice::Nnue(net) => {
+            threads::search_with(root, limits, config, tt, control, out, || {
+                NnueEvaluator::new(net.clone())
+            })
         }
     }
 }

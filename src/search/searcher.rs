@@ -7,6 +7,7 @@ use shakmaty::{Move, Position as _, Role};
 
 use super::history::History;
 use super::score::{EVAL_LIMIT, MAX_PLY};
+use super::stats::{IterationStats, SearchStats};
 use super::time::{Clock, TimeBudget};
 use super::{Limits, SearchConfig, SearchControl, TranspositionTable};
 use crate::eval::Evaluator;
@@ -82,6 +83,9 @@ pub struct Searcher<'a, 'o, E: Evaluator> {
     pub timer: Option<Timer>,
     /// Where the main thread sends `info` lines; helpers have none.
     pub out: Option<&'o mut dyn FnMut(&str)>,
+    pub stats: SearchStats,
+    /// Main thread: a snapshot per completed iteration.
+    pub iterations: Vec<IterationStats>,
     /// Tablebase probing: root ranking, tree probes, `tbhits`.
     pub tb: crate::tablebase::SearchProbe,
 }
@@ -113,6 +117,8 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
             null_min_ply: 0,
             timer,
             out,
+            stats: SearchStats::default(),
+            iterations: Vec::new(),
             tb: crate::tablebase::SearchProbe::new(&shared.config.syzygy),
         }
     }

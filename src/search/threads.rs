@@ -68,7 +68,7 @@ pub fn search_with<E: Evaluator, F: Fn() -> E + Sync>(
         pondering: limits.ponder,
     };
 
-    let (main, depth) = std::thread::scope(|scope| {
+    let (main, depth, iterations) = std::thread::scope(|scope| {
         for id in 1..threads {
             let shared = &shared;
             let make_eval = &make_eval;
@@ -93,7 +93,8 @@ pub fn search_with<E: Evaluator, F: Fn() -> E + Sync>(
         let depth = main.iterative_deepening();
         main.publish_nodes();
         shared.abort.store(true, Relaxed);
-        (main.into_summary(), depth)
+        let iterations = std::mem::take(&mut main.iterations);
+        (main.into_summary(), depth, iterations)
     });
 
     let nodes = shared.total_nodes();
@@ -126,6 +127,7 @@ pub fn search_with<E: Evaluator, F: Fn() -> E + Sync>(
         nodes,
         main_thread_nodes,
         time_ms: started.elapsed().as_millis() as u64,
+        iterations,
     }
 }
 

@@ -15,6 +15,8 @@ use std::time::Instant;
 
 use shakmaty::Move;
 
+use crate::eval::nnue::NnueEvaluator;
+use crate::eval::nnue::cli::{LoadedNet, eval_report};
 use crate::eval::{EvalChoice, Evaluator, pst::PstEvaluator};
 use crate::perft;
 use crate::position::{Position, START_FEN};
@@ -30,22 +32,10 @@ use crate::uci::strength::{self, SplitMix64};
 pub const ENGINE_NAME: &str = concat!("tarpon ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the tarpon developers";
 
-/// The evaluators the `Eval` option offers, the default first.
-pub const EVAL_CHOICES: &[&str] = &["pst"];
-
-/// The evaluator each `Eval` value stands for (same order as `EVAL_CHOICES`).
-const EVALUATORS: &[(&str, EvalChoice)] = &[("pst", EvalChoice::Pst)];
-
-fn eval_choice(option_value: &str) -> EvalChoice {
-    EVALUATORS
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case(option_value))
-        .map_or_else(EvalChoice::default, |(_, choice)| choice.clone())
-}
-
 fn evaluator(choice: &EvalChoice) -> Box<dyn Evaluator> {
     match choice {
         EvalChoice::Pst => Box::new(PstEvaluator::new()),
+        EvalChoice::Nnue(net) => Box::new(NnueEvaluator::new(net.clone())),
     }
 }
 
@@ -68,13 +58,15 @@ pub struct Engine {
     rng: SplitMix64,
     /// `debug on`: report the limits of each search as `info string`.
     debug: bool,
+    /// The net of `EvalFile` (or the embedded one).
+    net: LoadedNet,
     /// The tables `SyzygyPath` opened.
     syzygy: Syzygy,
 }
 
 impl Engine {
     pub fn new(out: Output) -> Engine {
-        let options = Options::new(EVAL_CHOICES);
+        let options = Options::new(LoadedNet::eval_option_values());
         let tt = TranspositionTable::new(options.spin(name::HASH) as usize);
         Engine {
             options,
@@ -84,6 +76,7 @@ impl Engine {
             out,
             rng: SplitMix64::from_time(),
             debug: false,
+            net: LoadedNet::embedded(),
             syzygy: Syzygy::default(),
         }
     }
@@ -189,6 +182,9 @@ impl Engine {
                 }
             }
             name::CLEAR_HASH => self.tt.clear(),
+            name::EVAL_FILE => match self.net.set_eval_file(self.options.text(name::EVAL_FILE)) {
+                Ok(message) | Err(message) => self.out.info(&message),
+            },
             name::SYZYGY_PATH => {
                 let path = self.options.text(name::SYZYGY_PATH).to_string();
                 self.syzygy
@@ -310,7 +306,7 @@ impl Engine {
             multipv: self.options.spin(name::MULTI_PV) as usize,
             move_overhead_ms: self.options.spin(name::MOVE_OVERHEAD) as u64,
             show_wdl: self.options.check(name::SHOW_WDL),
-            eval: eval_choice(self.options.text(name::EVAL)),
+            eval: self.eval_choice(),
             chess960: self.options.check(name::CHESS960),
             syzygy: Syzygy {
                 tables: self.syzygy.tables.clone(),
@@ -362,8 +358,22 @@ impl Engine {
         }
     }
 
+    /// The evaluator of the `Eval` option (the PST, with an `info string`,
+    /// when `nnue` is asked for without a net).
+    fn eval_choice(&self) -> EvalChoice {
+        self.net
+            .choice(self.options.text(name::EVAL))
+            .unwrap_or_else(|message| {
+                self.out.info(&message);
+                EvalChoice::Pst
+            })
+    }
+
     fn print_eval(&self) {
-        let choice = eval_choice(self.options.text(name::EVAL));
+        for line in eval_report(&self.position, self.net.net().map(|n| n.as_ref())).lines() {
+            self.out.line(line);
+        }
+        let choice = self.eval_choice();
         let mut evaluator = evaluator(&choice);
         evaluator.reset(&self.position);
         let score = evaluator.evaluate(&self.position);
@@ -386,7 +396,7 @@ impl Engine {
                 .out
                 .info("error: a perft or bench is still running; bench ignored");
         }
-        let eval = eval_choice(self.options.text(name::EVAL));
+        let eval = self.eval_choice();
         self.start_task("bench", move |out| {
             crate::bench::bench(
                 depth.unwrap_or(crate::bench::DEFAULT_DEPTH),

@@ -1,0 +1,291 @@
+//! The accumulator stack: the feature transformer's output for both
+//! perspectives at every ply of the current search path.
+//!
+//! Updates are lazy. `push` only records the move's piece changes; when a
+//! ply is evaluated, each perspective walks back to the nearest ply whose
+//! accumulator is already computed and replays the changes from there (one
+//! pass over the accumulator per move). If the walk meets a move of that
+//! perspective's own king, every input of that perspective changes, so the
+//! accumulator is rebuilt instead, from the refresh cache ("Finny table"):
+//! one saved accumulator per perspective and king square together with the
+//! pieces it was computed for, so a rebuild only applies the difference
+//! between that board and the current one. Null moves change nothing: their
+//! ply reads its parent's accumulator.
+
+use shakmaty::{Board, Color, Square};
+
+use super::features::{PieceBoards, color_index, piece_boards};
+use super::network::Network;
+use super::simd::Kernels;
+use crate::position::PieceChanges;
+
+/// Rows applied per kernel call during a rebuild.
+const REFRESH_BATCH: usize = 4;
+
+#[derive(Clone, Copy, Debug)]
+struct Ply {
+    /// The move that led here (empty for the root and null moves).
+    changes: PieceChanges,
+    null: bool,
+    /// Whether `values` holds this ply's accumulator, per perspective.
+    computed: [bool; 2],
+    /// That perspective's king moved into this ply: no parent can be reused.
+    king_moved: [bool; 2],
+    kings: [Square; 2],
+}
+
+/// A saved accumulator and the pieces it was computed for.
+#[derive(Clone, Debug)]
+struct CacheEntry {
+    acc: Vec<i16>,
+    pieces: PieceBoards,
+}
+
+#[derive(Clone, Debug)]
+pub struct AccumulatorStack {
+    half: usize,
+    plies: Vec<Ply>,
+    /// Accumulator of ply `p`, perspective `c` at `(2p + c) × half`.
+    values: Vec<i16>,
+    top: usize,
+    /// Indexed by `64 × perspective + king square`.
+    cache: Vec<CacheEntry>,
+}
+
+impl AccumulatorStack {
+    /// An empty stack for `net`; call [`AccumulatorStack::reset`] before use.
+    pub fn new(net: &Network) -> AccumulatorStack {
+        let half = net.half_dims();
+        let empty = CacheEntry {
+            acc: net.transformer.biases.clone(),
+            pieces: Default::default(),
+        };
+        let mut stack = AccumulatorStack {
+            half,
+            plies: Vec::new(),
+            values: Vec::new(),
+            top: 0,
+            cache: vec![empty; 2 * 64],
+        };
+        stack.reset(&Board::new());
+        stack
+    }
+
+    /// Starts a new root at `board`.
+    pub fn reset(&mut self, board: &Board) {
+        self.top = 0;
+        self.ensure_capacity(1);
+        let king = |c| board.king_of(c).unwrap_or(Square::A1);
+        self.plies[0] = Ply {
+            changes: PieceChanges::default(),
+            null: false,
+            computed: [false; 2],
+            king_moved: [false; 2],
+            kings: [king(Color::White), king(Color::Black)],
+        };
+    }
+
+    fn ensure_capacity(&mut self, plies: usize) {
+        while self.plies.len() < plies {
+            self.plies.push(Ply {
+                changes: PieceChanges::default(),
+                null: false,
+                computed: [false; 2],
+                king_moved: [false; 2],
+                kings: [Square::A1; 2],
+            });
+            self.values.resize(self.plies.len() * 2 * self.half, 0);
+        }
+    }
+
+    /// Records a move (after it was made on the board).
+    pub fn push(&mut self, changes: &PieceChanges) {
+        let parent = self.plies[self.top];
+        let mut ply = Ply {
+            changes: *changes,
+            null: false,
+            computed: [false; 2],
+            king_moved: [false; 2],
+            kings: parent.kings,
+        };
+        if let Some((color, square)) = changes.king_move() {
+            let c = color_index(color);
+            ply.king_moved[c] = square != parent.kings[c];
+            ply.kings[c] = square;
+        }
+        self.top += 1;
+        self.ensure_capacity(self.top + 1);
+        self.plies[self.top] = ply;
+    }
+
+    /// Records a null move.
+    pub fn push_null(&mut self) {
+        let kings = self.plies[self.top].kings;
+        self.top += 1;
+        self.ensure_capacity(self.top + 1);
+        self.plies[self.top] = Ply {
+            changes: PieceChanges::default(),
+            null: true,
+            computed: [false; 2],
+            king_moved: [false; 2],
+            kings,
+        };
+    }
+
+    /// Takes back the last push (a pop at the root is ignored).
+    pub fn pop(&mut self) {
+        debug_assert!(self.top > 0, "pop at the root");
+        self.top = self.top.saturating_sub(1);
+    }
+
+    /// Number of plies above the root.
+    pub fn depth(&self) -> usize {
+        self.top
+    }
+
+    /// The accumulators of the current ply, white's then black's, brought up
+    /// to date; `board` is the current position.
+    pub fn current(&mut self, net: &Network, kernels: &Kernels, board: &Board) -> (&[i16], &[i16]) {
+        let mut t = self.top;
+        while self.plies[t].null {
+            t -= 1;
+        }
+        for c in 0..2 {
+            if !self.plies[t].computed[c] {
+                self.bring_up_to_date(net, kernels, board, t, c);
+            }
+        }
+        let at = 2 * t * self.half;
+        let (white, black) = self.values[at..at + 2 * self.half].split_at(self.half);
+        (white, black)
+    }
+
+    fn bring_up_to_date(
+        &mut self,
+        net: &Network,
+        kernels: &Kernels,
+        board: &Board,
+        target: usize,
+        c: usize,
+    ) {
+        let mut j = target;
+        let base = loop {
+            let ply = &self.plies[j];
+            if !ply.null {
+                if ply.computed[c] {
+                    break Some(j);
+                }
+                if ply.king_moved[c] || j == 0 {
+                    break None;
+                }
+            }
+            j -= 1;
+        };
+        match base {
+            None => self.refresh(net, kernels, board, target, c),
+            Some(mut parent) => {
+                for j in parent + 1..=target {
+                    if !self.plies[j].null {
+                        self.apply_move(net, kernels, parent, j, c);
+                        parent = j;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Ply `child`'s accumulator from its parent's and the move's changes.
+    fn apply_move(
+        &mut self,
+        net: &Network,
+        kernels: &Kernels,
+        parent: usize,
+        child: usize,
+        c: usize,
+    ) {
+        let ply = &self.plies[child];
+        let perspective = if c == 0 { Color::White } else { Color::Black };
+        let king = ply.kings[c];
+        let features = net.features();
+        let mut add: [&[i16]; 2] = [&[]; 2];
+        let mut sub: [&[i16]; 2] = [&[]; 2];
+        let (mut na, mut ns) = (0, 0);
+        for change in ply.changes.added() {
+            if let Some(i) = features.index(perspective, king, change.piece, change.square) {
+                add[na] = net.transformer.row(i);
+                na += 1;
+            }
+        }
+        for change in ply.changes.removed() {
+            if let Some(i) = features.index(perspective, king, change.piece, change.square) {
+                sub[ns] = net.transformer.row(i);
+                ns += 1;
+            }
+        }
+        let half = self.half;
+        let (below, above) = self.values.split_at_mut(2 * child * half);
+        let src = &below[(2 * parent + c) * half..(2 * parent + c + 1) * half];
+        let dst = &mut above[c * half..(c + 1) * half];
+        (kernels.apply_from)(dst, src, &add[..na], &sub[..ns]);
+        self.plies[child].computed[c] = true;
+    }
+
+    /// Rebuilds ply `target`'s accumulator through the refresh cache.
+    fn refresh(
+        &mut self,
+        net: &Network,
+        kernels: &Kernels,
+        board: &Board,
+        target: usize,
+        c: usize,
+    ) {
+        let perspective = if c == 0 { Color::White } else { Color::Black };
+        let king = self.plies[target].kings[c];
+        let entry = &mut self.cache[64 * c + king as usize];
+        let current = piece_boards(board);
+        let features = net.features();
+
+        let mut added = [0usize; 64];
+        let mut removed = [0usize; 64];
+        let (mut na, mut nr) = (0, 0);
+        for color in Color::ALL {
+            for (role_index, role) in shakmaty::Role::ALL.into_iter().enumerate() {
+                let piece = role.of(color);
+                let before = entry.pieces[color_index(color)][role_index];
+                let now = current[color_index(color)][role_index];
+                for square in now & !before {
+                    if let Some(i) = features.index(perspective, king, piece, square) {
+                        added[na] = i;
+                        na += 1;
+                    }
+                }
+                for square in before & !now {
+                    if let Some(i) = features.index(perspective, king, piece, square) {
+                        removed[nr] = i;
+                        nr += 1;
+                    }
+                }
+            }
+        }
+        let (mut ai, mut ri) = (0, 0);
+        while ai < na || ri < nr {
+            let take_a = (na - ai).min(REFRESH_BATCH);
+            let take_r = (nr - ri).min(REFRESH_BATCH);
+            let mut add: [&[i16]; REFRESH_BATCH] = [&[]; REFRESH_BATCH];
+            let mut sub: [&[i16]; REFRESH_BATCH] = [&[]; REFRESH_BATCH];
+            for k in 0..take_a {
+                add[k] = net.transformer.row(added[ai + k]);
+            }
+            for k in 0..take_r {
+                sub[k] = net.transformer.row(removed[ri + k]);
+            }
+            (kernels.apply)(&mut entry.acc, &add[..take_a], &sub[..take_r]);
+            ai += take_a;
+            ri += take_r;
+        }
+        entry.pieces = current;
+        let at = (2 * target + c) * self.half;
+        self.values[at..at + self.half].copy_from_slice(&entry.acc);
+        self.plies[target].computed[c] = true;
+    }
+}

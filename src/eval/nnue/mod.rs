@@ -1,0 +1,116 @@
+//! NNUE evaluation: Stockfish-style efficiently updatable nets, HalfKP and
+//! HalfKAv2_hm, with SIMD inference and lazy incremental accumulators.
+//!
+//! * [`Network`] — a loaded net ([`Network::load`] for a file,
+//!   [`Network::embedded_default`] for the one built into the binary).
+//! * [`NnueEvaluator`] — follows the search through the [`Evaluator`] trait.
+//! * [`simd_path_name`] — which instruction set evaluation runs on.
+
+pub mod accumulator;
+pub mod cli;
+pub mod features;
+pub mod format;
+pub mod layers;
+pub mod network;
+pub mod random;
+pub mod simd;
+
+use std::sync::Arc;
+
+pub use features::FeatureSet;
+pub use network::{NetError, Network};
+pub use simd::{Kernels, SimdPath, simd_path_name};
+
+use super::Evaluator;
+use crate::position::{PieceChanges, Position};
+use accumulator::AccumulatorStack;
+use layers::Scratch;
+use shakmaty::Position as _;
+
+/// The crate version with the SIMD path NNUE evaluation uses on this
+/// machine, e.g. `0.1.0 (nnue simd: avx2)`, for `tarpon --version`.
+pub fn version_line() -> &'static str {
+    static LINE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    LINE.get_or_init(|| {
+        format!(
+            "{} (nnue simd: {})",
+            env!("CARGO_PKG_VERSION"),
+            simd_path_name()
+        )
+    })
+}
+
+/// An [`Evaluator`] backed by a net.
+#[derive(Clone)]
+pub struct NnueEvaluator {
+    net: Arc<Network>,
+    kernels: &'static Kernels,
+    stack: AccumulatorStack,
+    scratch: Scratch,
+}
+
+impl NnueEvaluator {
+    /// Uses the fastest SIMD path this CPU supports.
+    pub fn new(net: Arc<Network>) -> NnueEvaluator {
+        NnueEvaluator::with_kernels(net, Kernels::detected())
+    }
+
+    /// Uses the given kernels (tests and benchmarks compare paths).
+    pub fn with_kernels(net: Arc<Network>, kernels: &'static Kernels) -> NnueEvaluator {
+        NnueEvaluator {
+            stack: AccumulatorStack::new(&net),
+            net,
+            kernels,
+            scratch: Scratch::default(),
+        }
+    }
+
+    pub fn network(&self) -> &Arc<Network> {
+        &self.net
+    }
+
+    /// The current ply's accumulators, white's then black's.
+    pub fn accumulators(&mut self, pos: &Position) -> (&[i16], &[i16]) {
+        self.stack
+            .current(&self.net, self.kernels, pos.chess().board())
+    }
+
+    /// The net's raw output for the current ply (before the output scale).
+    pub fn raw_output(&mut self, pos: &Position) -> i32 {
+        let board = pos.chess().board();
+        let (white, black) = self.stack.current(&self.net, self.kernels, board);
+        let (us, them) = match pos.turn() {
+            shakmaty::Color::White => (white, black),
+            shakmaty::Color::Black => (black, white),
+        };
+        self.net.raw_output(
+            self.kernels,
+            us,
+            them,
+            board.occupied().count(),
+            &mut self.scratch,
+        )
+    }
+}
+
+impl Evaluator for NnueEvaluator {
+    fn reset(&mut self, pos: &Position) {
+        self.stack.reset(pos.chess().board());
+    }
+
+    fn push(&mut self, _pos: &Position, changes: &PieceChanges) {
+        self.stack.push(changes);
+    }
+
+    fn push_null(&mut self) {
+        self.stack.push_null();
+    }
+
+    fn pop(&mut self) {
+        self.stack.pop();
+    }
+
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        self.raw_output(pos) / self.net.output_scale
+    }
+}

@@ -1,0 +1,175 @@
+//! Seeded random nets for tests and benchmarks (until trained nets exist),
+//! and the small generator behind them.
+
+use super::features::FeatureSet;
+use super::layers::{Affine, FeatureTransformer};
+use super::network::{NetError, Network};
+use crate::position::zobrist::splitmix;
+
+/// SplitMix64 stream: reproducible from its seed on every machine.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        let (state, value) = splitmix(self.0);
+        self.0 = state;
+        value
+    }
+
+    /// Uniform in `0..n` (n > 0; the modulo bias is irrelevant here).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// Uniform in `lo..=hi`.
+    pub fn range(&mut self, lo: i32, hi: i32) -> i32 {
+        lo + self.below((hi - lo + 1) as usize) as i32
+    }
+}
+
+/// A net of the given shape with random weights, scaled so activations
+/// spread over the whole clipped-ReLU range instead of sitting at 0 or 127.
+pub fn random_network(
+    features: FeatureSet,
+    half_dims: usize,
+    hidden: &[usize],
+    buckets: usize,
+    seed: u64,
+) -> Result<Network, NetError> {
+    let mut rng = Rng::new(seed);
+    let transformer = FeatureTransformer {
+        features,
+        half_dims,
+        biases: (0..half_dims).map(|_| rng.range(-20, 80) as i16).collect(),
+        weights: (0..features.dimensions() * half_dims)
+            .map(|_| rng.range(-24, 24) as i16)
+            .collect(),
+    };
+    let mut shape = vec![2 * half_dims];
+    shape.extend_from_slice(hidden);
+    shape.push(1);
+    let layers = shape.len() - 1;
+    let stacks = (0..buckets)
+        .map(|_| {
+            shape
+                .windows(2)
+                .enumerate()
+                .map(|(l, io)| {
+                    let mut layer = Affine::zeros(io[0], io[1]);
+                    // Weight magnitude shrinks with fan-in to keep sums in
+                    // range; the output layer is kept small so evaluations
+                    // stay within a few hundred centipawns, as real nets do.
+                    let (spread, bias) = if l + 1 == layers {
+                        (4, 800)
+                    } else {
+                        ((4096 / io[0] as i32).clamp(2, 127), 2000)
+                    };
+                    for o in 0..io[1] {
+                        layer.biases[o] = rng.range(-bias, bias);
+                        for i in 0..io[0] {
+                            *layer.weight_mut(o, i) = rng.range(-spread, spread) as i8;
+                        }
+                    }
+                    layer
+                })
+                .collect()
+        })
+        .collect();
+    let description = format!("random net, seed {seed}");
+    Network::new(transformer, stacks, 16, description)
+}
+
+/// Transformer neurons per side that carry the piece-square sum.
+const PST_NEURONS: usize = 48;
+
+/// A net whose output follows the PST evaluation (material and piece-square
+/// values, in steps of 8 cp, saturating near ±1000 cp) with the other
+/// neurons random: it searches trees shaped like the PST's, so `tarpon
+/// bench` can compare the speed of the two evaluators on similar trees (a
+/// purely random net makes the search explode into unlike trees).
+pub fn pst_like_network(
+    features: FeatureSet,
+    half_dims: usize,
+    seed: u64,
+) -> Result<Network, NetError> {
+    use crate::eval::pst::piece_square_value;
+    use shakmaty::{Color, Role, Square};
+
+    if half_dims < 2 * PST_NEURONS {
+        return Err(NetError::Architecture(format!(
+            "a PST-like net needs at least {} neurons",
+            2 * PST_NEURONS
+        )));
+    }
+    let mut net = random_network(features, half_dims, &[32, 32], 1, seed)?;
+    let n = half_dims;
+    // Quiet the random part so the PST part dominates.
+    for w in net.transformer.weights.iter_mut() {
+        *w /= 3;
+    }
+    net.transformer.biases[..2 * PST_NEURONS].fill(0);
+    // Each piece's value split evenly over the neurons of its side (own
+    // pieces first, then the opponent's); weights are shared by both
+    // perspectives, so white's view defines them all.
+    for king in Square::ALL {
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let piece = role.of(color);
+                for square in Square::ALL {
+                    let Some(feature) = features.index(Color::White, king, piece, square) else {
+                        continue;
+                    };
+                    // Kings (HalfKAv2_hm inputs) carry no value here.
+                    let value = if role == Role::King {
+                        0
+                    } else {
+                        piece_square_value(piece, square)
+                    };
+                    let base = if color == Color::White {
+                        0
+                    } else {
+                        PST_NEURONS
+                    };
+                    for j in 0..PST_NEURONS {
+                        net.transformer.weights[feature * n + base + j] =
+                            (value + j as i32).div_euclid(PST_NEURONS as i32) as i16;
+                    }
+                }
+            }
+        }
+    }
+    let stack = &mut net.stacks[0];
+    // Hidden 0 and 1: (own − their) / 8, positive and negative parts.
+    for (o, sign) in [(0, 1), (1, -1)] {
+        stack[0].biases[o] = 0;
+        for i in 0..2 * n {
+            *stack[0].weight_mut(o, i) = match i {
+                i if i < PST_NEURONS => 8 * sign,
+                i if i < 2 * PST_NEURONS => -8 * sign,
+                _ => 0,
+            };
+        }
+        stack[1].biases[o] = 0;
+        for i in 0..32 {
+            *stack[1].weight_mut(o, i) = if i == o { 64 } else { 0 };
+        }
+    }
+    // Output: 127 × (pos − neg) / 16 ≈ the difference. The random neurons
+    // are still computed (the cost of a forward pass does not depend on the
+    // values) but weigh zero, so they cannot disturb the tree's shape.
+    stack[2].biases[0] = 0;
+    for i in 0..32 {
+        *stack[2].weight_mut(0, i) = match i {
+            0 => 127,
+            1 => -127,
+            _ => 0,
+        };
+    }
+    net.description = format!("PST-like random net, seed {seed}");
+    Ok(net)
+}

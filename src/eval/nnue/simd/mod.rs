@@ -1,0 +1,309 @@
+//! The hot loops of NNUE inference, once per instruction set: AVX2 and
+//! SSE4.1 (x86-64, picked at run time with `is_x86_feature_detected!`), NEON
+//! (aarch64, always present there) and a portable scalar path. Every path
+//! produces bit-identical results: integer arithmetic only, the same
+//! wrap-around on `i16` accumulators, the same saturation and clamping.
+//!
+//! The best path is chosen once, on first use ([`Kernels::detected`]); tests
+//! and benchmarks can ask for any path the CPU supports ([`Kernels::for_path`]).
+
+#[cfg(target_arch = "aarch64")]
+mod neon;
+mod scalar;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+use std::fmt;
+use std::sync::OnceLock;
+
+/// Right shift applied to dense-layer sums before the clipped ReLU: weights
+/// are quantised with 64 = 2^6 as one.
+pub const WEIGHT_SCALE_BITS: u32 = 6;
+/// The largest activation after a clipped ReLU (1.0 quantised).
+pub const ACTIVATION_MAX: i32 = 127;
+
+/// An instruction set the kernels exist for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SimdPath {
+    Scalar,
+    Sse41,
+    Avx2,
+    Neon,
+}
+
+impl SimdPath {
+    pub const ALL: [SimdPath; 4] = [
+        SimdPath::Scalar,
+        SimdPath::Sse41,
+        SimdPath::Avx2,
+        SimdPath::Neon,
+    ];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            SimdPath::Scalar => "scalar",
+            SimdPath::Sse41 => "sse4.1",
+            SimdPath::Avx2 => "avx2",
+            SimdPath::Neon => "neon",
+        }
+    }
+
+    /// Whether this CPU can run the path.
+    pub fn is_supported(self) -> bool {
+        match self {
+            SimdPath::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::Sse41 => std::arch::is_x86_feature_detected!("sse4.1"),
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "aarch64")]
+            SimdPath::Neon => true,
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for SimdPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Adds the rows in `add` to `src` and subtracts those in `sub`, writing `dst`
+/// (all slices of one length; `i16` wrap-around).
+pub type ApplyFromFn = fn(dst: &mut [i16], src: &[i16], add: &[&[i16]], sub: &[&[i16]]);
+/// The same in place.
+pub type ApplyFn = fn(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]);
+/// `dst[i] = clamp(src[i], 0, 127)`.
+pub type ClippedRelu16Fn = fn(src: &[i16], dst: &mut [u8]);
+/// `dst[i] = clamp(src[i] >> 6, 0, 127)`.
+pub type ClippedRelu32Fn = fn(src: &[i32], dst: &mut [u8]);
+/// `out[o] = biases[o] + Σ weights[o][i] × input[i]` with weights stored row
+/// by row, each row as long as `input` (a multiple of 32, padded with zeros).
+pub type AffineFn = fn(weights: &[i8], biases: &[i32], input: &[u8], out: &mut [i32]);
+
+/// One instruction set's kernels. Only built by [`Kernels::for_path`], which
+/// checks that the CPU supports the path: the SIMD entries rely on that.
+pub struct Kernels {
+    pub path: SimdPath,
+    pub apply_from: ApplyFromFn,
+    pub apply: ApplyFn,
+    pub clipped_relu16: ClippedRelu16Fn,
+    pub clipped_relu32: ClippedRelu32Fn,
+    pub affine: AffineFn,
+}
+
+static SCALAR: Kernels = Kernels {
+    path: SimdPath::Scalar,
+    apply_from: scalar::apply_from,
+    apply: scalar::apply,
+    clipped_relu16: scalar::clipped_relu16,
+    clipped_relu32: scalar::clipped_relu32,
+    affine: scalar::affine,
+};
+
+impl Kernels {
+    /// The kernels for `path`, or `None` when this CPU (or build target)
+    /// cannot run it.
+    pub fn for_path(path: SimdPath) -> Option<&'static Kernels> {
+        if !path.is_supported() {
+            return None;
+        }
+        match path {
+            SimdPath::Scalar => Some(&SCALAR),
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::Sse41 => Some(&x86::SSE41),
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::Avx2 => Some(&x86::AVX2),
+            #[cfg(target_arch = "aarch64")]
+            SimdPath::Neon => Some(&neon::NEON),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+
+    /// The fastest path this CPU supports, decided once per process.
+    pub fn detected() -> &'static Kernels {
+        static CHOSEN: OnceLock<&'static Kernels> = OnceLock::new();
+        CHOSEN.get_or_init(|| {
+            [SimdPath::Avx2, SimdPath::Neon, SimdPath::Sse41]
+                .into_iter()
+                .find_map(Kernels::for_path)
+                .unwrap_or(&SCALAR)
+        })
+    }
+
+    /// The portable path, always available.
+    pub fn scalar() -> &'static Kernels {
+        &SCALAR
+    }
+}
+
+/// The name of the path the engine uses on this machine ("avx2", "neon", ...).
+pub fn simd_path_name() -> &'static str {
+    Kernels::detected().path.name()
+}
+
+/// Checks the shape contract shared by every `apply` kernel.
+fn check_rows(len: usize, add: &[&[i16]], sub: &[&[i16]]) {
+    assert!(
+        add.iter().chain(sub).all(|row| row.len() == len),
+        "accumulator rows must match the accumulator length"
+    );
+}
+
+/// The scalar end of an in-place-capable accumulator update, for the lanes
+/// after the last full SIMD vector.
+///
+/// # Safety
+/// `dst` and `src` are valid for every index in `range` (they may be the same
+/// pointer) and every row is longer than `range.end - 1`.
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
+unsafe fn apply_tail(
+    dst: *mut i16,
+    src: *const i16,
+    range: std::ops::Range<usize>,
+    add: &[&[i16]],
+    sub: &[&[i16]],
+) {
+    for j in range {
+        // SAFETY: `j` is in `range`, valid for both pointers by contract.
+        let mut v = unsafe { *src.add(j) };
+        for row in add {
+            v = v.wrapping_add(row[j]);
+        }
+        for row in sub {
+            v = v.wrapping_sub(row[j]);
+        }
+        // SAFETY: as above.
+        unsafe { *dst.add(j) = v };
+    }
+}
+
+/// Checks the shape contract shared by every `affine` kernel.
+fn check_affine(weights: &[i8], biases: &[i32], input: &[u8], out: &[i32]) {
+    assert!(
+        input.len().is_multiple_of(32),
+        "affine input must be padded to 32"
+    );
+    assert_eq!(biases.len(), out.len());
+    assert_eq!(weights.len(), out.len() * input.len());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::zobrist::splitmix;
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            let (s, v) = splitmix(self.0);
+            self.0 = s;
+            v
+        }
+        fn i16s(&mut self, n: usize) -> Vec<i16> {
+            (0..n).map(|_| self.next() as i16).collect()
+        }
+    }
+
+    fn simd_paths() -> Vec<&'static Kernels> {
+        SimdPath::ALL
+            .into_iter()
+            .filter(|&p| p != SimdPath::Scalar)
+            .filter_map(Kernels::for_path)
+            .collect()
+    }
+
+    #[test]
+    fn the_detected_path_is_supported() {
+        assert!(Kernels::detected().path.is_supported());
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            assert_eq!(simd_path_name(), "avx2");
+        }
+    }
+
+    #[test]
+    fn accumulator_updates_match_scalar_bit_for_bit() {
+        let mut rng = Rng(1);
+        // Odd lengths exercise the scalar tails; full-range values the wrap-around.
+        for len in [16, 32, 48, 256, 1024, 37, 3] {
+            let rows: Vec<Vec<i16>> = (0..6).map(|_| rng.i16s(len)).collect();
+            let src = rng.i16s(len);
+            for (na, ns) in [(0, 0), (1, 1), (2, 1), (2, 2), (4, 2)] {
+                let add: Vec<&[i16]> = rows[..na].iter().map(Vec::as_slice).collect();
+                let sub: Vec<&[i16]> = rows[na..na + ns].iter().map(Vec::as_slice).collect();
+                let mut expected = vec![0; len];
+                (SCALAR.apply_from)(&mut expected, &src, &add, &sub);
+                let mut in_place = src.clone();
+                (SCALAR.apply)(&mut in_place, &add, &sub);
+                assert_eq!(in_place, expected);
+                for k in simd_paths() {
+                    let mut got = vec![0; len];
+                    (k.apply_from)(&mut got, &src, &add, &sub);
+                    assert_eq!(got, expected, "{} apply_from, len {len}", k.path);
+                    let mut got = src.clone();
+                    (k.apply)(&mut got, &add, &sub);
+                    assert_eq!(got, expected, "{} apply, len {len}", k.path);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn activations_match_scalar_bit_for_bit() {
+        let mut rng = Rng(2);
+        for len in [32, 64, 512, 1024, 15, 33, 1] {
+            let wide = rng.i16s(len);
+            let small: Vec<i16> = wide.iter().map(|v| v % 300).collect();
+            for src in [&wide, &small] {
+                let mut expected = vec![0u8; len];
+                (SCALAR.clipped_relu16)(src, &mut expected);
+                for k in simd_paths() {
+                    let mut got = vec![0xAAu8; len];
+                    (k.clipped_relu16)(src, &mut got);
+                    assert_eq!(got, expected, "{} clipped_relu16, len {len}", k.path);
+                }
+            }
+            let wide: Vec<i32> = (0..len).map(|_| rng.next() as i32).collect();
+            let small: Vec<i32> = wide.iter().map(|v| v % 20_000).collect();
+            for src in [&wide, &small] {
+                let mut expected = vec![0u8; len];
+                (SCALAR.clipped_relu32)(src, &mut expected);
+                for k in simd_paths() {
+                    let mut got = vec![0xAAu8; len];
+                    (k.clipped_relu32)(src, &mut got);
+                    assert_eq!(got, expected, "{} clipped_relu32, len {len}", k.path);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn affine_matches_scalar_bit_for_bit() {
+        let mut rng = Rng(3);
+        for (inputs, outputs) in [(32, 1), (32, 32), (512, 32), (64, 15), (1024, 16), (96, 3)] {
+            let weights: Vec<i8> = (0..inputs * outputs).map(|_| rng.next() as i8).collect();
+            let biases: Vec<i32> = (0..outputs).map(|_| rng.next() as i32 >> 8).collect();
+            // Activations are at most 127: that is what keeps maddubs from saturating.
+            let input: Vec<u8> = (0..inputs).map(|_| (rng.next() % 128) as u8).collect();
+            let extreme: Vec<u8> = (0..inputs)
+                .map(|i| if i % 3 == 0 { 0 } else { 127 })
+                .collect();
+            for input in [&input, &extreme] {
+                let mut expected = vec![0; outputs];
+                (SCALAR.affine)(&weights, &biases, input, &mut expected);
+                for k in simd_paths() {
+                    let mut got = vec![0; outputs];
+                    (k.affine)(&weights, &biases, input, &mut got);
+                    assert_eq!(got, expected, "{} affine {inputs}->{outputs}", k.path);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! NEON kernels (aarch64, where NEON is part of the base instruction set).
+
+use std::arch::aarch64::*;
+
+use super::{Kernels, SimdPath, WEIGHT_SCALE_BITS, apply_tail, check_affine, check_rows, scalar};
+
+pub static NEON: Kernels = Kernels {
+    path: SimdPath::Neon,
+    apply_from: neon_apply_from,
+    apply: neon_apply,
+    clipped_relu16: clipped_relu16,
+    clipped_relu32: clipped_relu32,
+    affine: neon_affine,
+};
+
+const I16_LANES: usize = 8;
+
+fn neon_apply_from(dst: &mut [i16], src: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
+    assert_eq!(dst.len(), src.len());
+    check_rows(dst.len(), add, sub);
+    // SAFETY: every slice holds `dst.len()` elements (checked above).
+    unsafe { apply_raw(dst.as_mut_ptr(), src.as_ptr(), dst.len(), add, sub) }
+}
+
+fn neon_apply(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
+    check_rows(acc.len(), add, sub);
+    let p = acc.as_mut_ptr();
+    // SAFETY: all rows hold `acc.len()` elements; in place reads each lane
+    // before writing it.
+    unsafe { apply_raw(p, p, acc.len(), add, sub) }
+}
+
+/// # Safety
+/// `dst` and `src` valid for `len` elements (possibly the same pointer);
+/// every row at least `len` long.
+unsafe fn apply_raw(dst: *mut i16, src: *const i16, len: usize, add: &[&[i16]], sub: &[&[i16]]) {
+    let full = len - len % I16_LANES;
+    let mut i = 0;
+    while i < full {
+        // SAFETY: i + 8 <= len for `src`, `dst` and every row.
+        unsafe {
+            let mut v = vld1q_s16(src.add(i));
+            for row in add {
+                v = vaddq_s16(v, vld1q_s16(row.as_ptr().add(i)));
+            }
+            for row in sub {
+                v = vsubq_s16(v, vld1q_s16(row.as_ptr().add(i)));
+            }
+            vst1q_s16(dst.add(i), v);
+        }
+        i += I16_LANES;
+    }
+    // SAFETY: the caller's contract, for the remaining indices.
+    unsafe { apply_tail(dst, src, full..len, add, sub) }
+}
+
+fn clipped_relu16(src: &[i16], dst: &mut [u8]) {
+    assert_eq!(src.len(), dst.len());
+    let full = src.len() - src.len() % 16;
+    for i in (0..full).step_by(16) {
+        // SAFETY: i + 16 <= full <= both lengths.
+        unsafe {
+            let a = vqmovn_s16(vld1q_s16(src.as_ptr().add(i)));
+            let b = vqmovn_s16(vld1q_s16(src.as_ptr().add(i + 8)));
+            let clamped = vmaxq_s8(vcombine_s8(a, b), vdupq_n_s8(0));
+            vst1q_u8(dst.as_mut_ptr().add(i), vreinterpretq_u8_s8(clamped));
+        }
+    }
+    scalar::clipped_relu16(&src[full..], &mut dst[full..]);
+}
+
+fn clipped_relu32(src: &[i32], dst: &mut [u8]) {
+    const SHIFT: i32 = WEIGHT_SCALE_BITS as i32;
+    assert_eq!(src.len(), dst.len());
+    let full = src.len() - src.len() % 16;
+    for i in (0..full).step_by(16) {
+        // SAFETY: i + 16 <= full <= both lengths.
+        unsafe {
+            let p = src.as_ptr().add(i);
+            let narrow = |q: *const i32| vqmovn_s32(vshrq_n_s32::<SHIFT>(vld1q_s32(q)));
+            let lo = vcombine_s16(narrow(p), narrow(p.add(4)));
+            let hi = vcombine_s16(narrow(p.add(8)), narrow(p.add(12)));
+            let bytes = vcombine_s8(vqmovn_s16(lo), vqmovn_s16(hi));
+            let clamped = vmaxq_s8(bytes, vdupq_n_s8(0));
+            vst1q_u8(dst.as_mut_ptr().add(i), vreinterpretq_u8_s8(clamped));
+        }
+    }
+    scalar::clipped_relu32(&src[full..], &mut dst[full..]);
+}
+
+fn neon_affine(weights: &[i8], biases: &[i32], input: &[u8], out: &mut [i32]) {
+    check_affine(weights, biases, input, out);
+    let n = input.len();
+    for (o, (res, &bias)) in out.iter_mut().zip(biases).enumerate() {
+        let row = &weights[o * n..(o + 1) * n];
+        // SAFETY: n is a multiple of 32, so j + 16 <= n for `row` and `input`.
+        let total = unsafe {
+            let mut sum = vdupq_n_s32(0);
+            for j in (0..n).step_by(16) {
+                // Inputs are at most 127, so reading them as i8 is exact; the
+                // i8 × i8 products fit i16, pairwise sums are widened to i32.
+                let x = vreinterpretq_s8_u8(vld1q_u8(input.as_ptr().add(j)));
+                let w = vld1q_s8(row.as_ptr().add(j));
+                sum = vpadalq_s16(sum, vmull_s8(vget_low_s8(x), vget_low_s8(w)));
+                sum = vpadalq_s16(sum, vmull_high_s8(x, w));
+            }
+            vaddvq_s32(sum)
+        };
+        *res = bias.wrapping_add(total);
+    }
+}

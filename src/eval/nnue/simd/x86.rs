@@ -1,0 +1,352 @@
+//! AVX2 and SSE4.1 kernels (x86-64). Each public table is only handed out by
+//! `Kernels::for_path` after `is_x86_feature_detected!` confirmed the
+//! instruction set; the safe wrappers below rely on that and check every
+//! length they hand to the raw-pointer loops.
+
+use std::arch::x86_64::*;
+
+use super::{Kernels, SimdPath, WEIGHT_SCALE_BITS, apply_tail, check_affine, check_rows, scalar};
+
+pub static AVX2: Kernels = Kernels {
+    path: SimdPath::Avx2,
+    apply_from: avx2_apply_from,
+    apply: avx2_apply,
+    clipped_relu16: avx2_clipped_relu16,
+    clipped_relu32: avx2_clipped_relu32,
+    affine: avx2_affine,
+};
+
+pub static SSE41: Kernels = Kernels {
+    path: SimdPath::Sse41,
+    apply_from: sse41_apply_from,
+    apply: sse41_apply,
+    clipped_relu16: sse41_clipped_relu16,
+    clipped_relu32: sse41_clipped_relu32,
+    affine: sse41_affine,
+};
+
+fn avx2_apply_from(dst: &mut [i16], src: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
+    assert_eq!(dst.len(), src.len());
+    check_rows(dst.len(), add, sub);
+    // SAFETY: this table is only reachable after AVX2 was detected; `dst`,
+    // `src` and every row hold `dst.len()` elements (checked above).
+    unsafe { avx2::apply_raw(dst.as_mut_ptr(), src.as_ptr(), dst.len(), add, sub) }
+}
+
+fn avx2_apply(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
+    check_rows(acc.len(), add, sub);
+    let p = acc.as_mut_ptr();
+    // SAFETY: AVX2 was detected; all rows hold `acc.len()` elements; reading
+    // and writing the same accumulator lane by lane is sound in place.
+    unsafe { avx2::apply_raw(p, p, acc.len(), add, sub) }
+}
+
+fn avx2_clipped_relu16(src: &[i16], dst: &mut [u8]) {
+    assert_eq!(src.len(), dst.len());
+    // SAFETY: AVX2 was detected before this table was handed out.
+    unsafe { avx2::clipped_relu16(src, dst) }
+}
+
+fn avx2_clipped_relu32(src: &[i32], dst: &mut [u8]) {
+    assert_eq!(src.len(), dst.len());
+    // SAFETY: AVX2 was detected before this table was handed out.
+    unsafe { avx2::clipped_relu32(src, dst) }
+}
+
+fn avx2_affine(weights: &[i8], biases: &[i32], input: &[u8], out: &mut [i32]) {
+    check_affine(weights, biases, input, out);
+    // SAFETY: AVX2 was detected; the shapes were checked above.
+    unsafe { avx2::affine(weights, biases, input, out) }
+}
+
+fn sse41_apply_from(dst: &mut [i16], src: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
+    assert_eq!(dst.len(), src.len());
+    check_rows(dst.len(), add, sub);
+    // SAFETY: SSE4.1 was detected; every slice holds `dst.len()` elements.
+    unsafe { sse41::apply_raw(dst.as_mut_ptr(), src.as_ptr(), dst.len(), add, sub) }
+}
+
+fn sse41_apply(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
+    check_rows(acc.len(), add, sub);
+    let p = acc.as_mut_ptr();
+    // SAFETY: SSE4.1 was detected; all rows hold `acc.len()` elements; the
+    // in-place update reads each lane before writing it.
+    unsafe { sse41::apply_raw(p, p, acc.len(), add, sub) }
+}
+
+fn sse41_clipped_relu16(src: &[i16], dst: &mut [u8]) {
+    assert_eq!(src.len(), dst.len());
+    // SAFETY: SSE4.1 was detected before this table was handed out.
+    unsafe { sse41::clipped_relu16(src, dst) }
+}
+
+fn sse41_clipped_relu32(src: &[i32], dst: &mut [u8]) {
+    assert_eq!(src.len(), dst.len());
+    // SAFETY: SSE4.1 was detected before this table was handed out.
+    unsafe { sse41::clipped_relu32(src, dst) }
+}
+
+fn sse41_affine(weights: &[i8], biases: &[i32], input: &[u8], out: &mut [i32]) {
+    check_affine(weights, biases, input, out);
+    // SAFETY: SSE4.1 was detected; the shapes were checked above.
+    unsafe { sse41::affine(weights, biases, input, out) }
+}
+
+mod avx2 {
+    use super::*;
+
+    const I16_LANES: usize = 16;
+
+    /// # Safety
+    /// AVX2 available; `dst` and `src` valid for `len` elements (they may be
+    /// the same pointer); every row at least `len` long.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn apply_raw(
+        dst: *mut i16,
+        src: *const i16,
+        len: usize,
+        add: &[&[i16]],
+        sub: &[&[i16]],
+    ) {
+        // Four vectors at a time so each row's loop overhead is shared.
+        let block = len - len % (4 * I16_LANES);
+        let mut i = 0;
+        while i < block {
+            // SAFETY: i + 4 × lanes <= len for `src`, `dst` and every row.
+            unsafe {
+                let s = src.add(i);
+                let mut v: [__m256i; 4] =
+                    std::array::from_fn(|k| _mm256_loadu_si256(s.add(k * I16_LANES).cast()));
+                for row in add {
+                    let p = row.as_ptr().add(i);
+                    for (k, x) in v.iter_mut().enumerate() {
+                        *x = _mm256_add_epi16(*x, _mm256_loadu_si256(p.add(k * I16_LANES).cast()));
+                    }
+                }
+                for row in sub {
+                    let p = row.as_ptr().add(i);
+                    for (k, x) in v.iter_mut().enumerate() {
+                        *x = _mm256_sub_epi16(*x, _mm256_loadu_si256(p.add(k * I16_LANES).cast()));
+                    }
+                }
+                for (k, x) in v.iter().enumerate() {
+                    _mm256_storeu_si256(dst.add(i + k * I16_LANES).cast(), *x);
+                }
+            }
+            i += 4 * I16_LANES;
+        }
+        let full = len - len % I16_LANES;
+        while i < full {
+            // SAFETY: i + 16 <= len for `src`, `dst` and every row.
+            unsafe {
+                let mut v = _mm256_loadu_si256(src.add(i).cast());
+                for row in add {
+                    v = _mm256_add_epi16(v, _mm256_loadu_si256(row.as_ptr().add(i).cast()));
+                }
+                for row in sub {
+                    v = _mm256_sub_epi16(v, _mm256_loadu_si256(row.as_ptr().add(i).cast()));
+                }
+                _mm256_storeu_si256(dst.add(i).cast(), v);
+            }
+            i += I16_LANES;
+        }
+        // SAFETY: the caller's contract, for the remaining indices.
+        unsafe { apply_tail(dst, src, full..len, add, sub) }
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub fn clipped_relu16(src: &[i16], dst: &mut [u8]) {
+        let full = src.len() - src.len() % 32;
+        let zero = _mm256_setzero_si256();
+        for i in (0..full).step_by(32) {
+            // SAFETY: i + 32 <= full <= both lengths (the caller checked they are equal).
+            unsafe {
+                let a = _mm256_loadu_si256(src.as_ptr().add(i).cast());
+                let b = _mm256_loadu_si256(src.as_ptr().add(i + 16).cast());
+                // packs saturates to -128..127 and interleaves 128-bit lanes;
+                // max with zero clamps, the permute restores the order.
+                let packed = _mm256_max_epi8(_mm256_packs_epi16(a, b), zero);
+                let ordered = _mm256_permute4x64_epi64::<0b11_01_10_00>(packed);
+                _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), ordered);
+            }
+        }
+        scalar::clipped_relu16(&src[full..], &mut dst[full..]);
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub fn clipped_relu32(src: &[i32], dst: &mut [u8]) {
+        const SHIFT: i32 = WEIGHT_SCALE_BITS as i32;
+        let full = src.len() - src.len() % 32;
+        let zero = _mm256_setzero_si256();
+        let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+        for i in (0..full).step_by(32) {
+            // SAFETY: i + 32 <= full <= both lengths.
+            unsafe {
+                let p = src.as_ptr().add(i);
+                let a = _mm256_srai_epi32::<SHIFT>(_mm256_loadu_si256(p.cast()));
+                let b = _mm256_srai_epi32::<SHIFT>(_mm256_loadu_si256(p.add(8).cast()));
+                let c = _mm256_srai_epi32::<SHIFT>(_mm256_loadu_si256(p.add(16).cast()));
+                let d = _mm256_srai_epi32::<SHIFT>(_mm256_loadu_si256(p.add(24).cast()));
+                let words = _mm256_packs_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d));
+                let clamped = _mm256_max_epi8(words, zero);
+                let ordered = _mm256_permutevar8x32_epi32(clamped, order);
+                _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), ordered);
+            }
+        }
+        scalar::clipped_relu32(&src[full..], &mut dst[full..]);
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn horizontal_sum(v: __m256i) -> i32 {
+        let s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+        _mm_cvtsi128_si32(s)
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub fn affine(weights: &[i8], biases: &[i32], input: &[u8], out: &mut [i32]) {
+        let n = input.len();
+        let ones = _mm256_set1_epi16(1);
+        for (o, (res, &bias)) in out.iter_mut().zip(biases).enumerate() {
+            let row = &weights[o * n..(o + 1) * n];
+            let mut sum = _mm256_setzero_si256();
+            for j in (0..n).step_by(32) {
+                // SAFETY: n is a multiple of 32, so j + 32 <= n for `row` and `input`.
+                let (x, w) = unsafe {
+                    (
+                        _mm256_loadu_si256(input.as_ptr().add(j).cast()),
+                        _mm256_loadu_si256(row.as_ptr().add(j).cast()),
+                    )
+                };
+                // u8 × i8 pairs summed to i16: exact because inputs are at most
+                // 127; then pairs of i16 summed to i32.
+                let pairs = _mm256_maddubs_epi16(x, w);
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(pairs, ones));
+            }
+            *res = bias.wrapping_add(horizontal_sum(sum));
+        }
+    }
+}
+
+mod sse41 {
+    use super::*;
+
+    const I16_LANES: usize = 8;
+
+    /// # Safety
+    /// SSE4.1 available; `dst` and `src` valid for `len` elements (they may
+    /// be the same pointer); every row at least `len` long.
+    #[target_feature(enable = "sse4.1")]
+    pub unsafe fn apply_raw(
+        dst: *mut i16,
+        src: *const i16,
+        len: usize,
+        add: &[&[i16]],
+        sub: &[&[i16]],
+    ) {
+        // Four vectors at a time so each row's loop overhead is shared.
+        let block = len - len % (4 * I16_LANES);
+        let mut i = 0;
+        while i < block {
+            // SAFETY: i + 4 × lanes <= len for `src`, `dst` and every row.
+            unsafe {
+                let s = src.add(i);
+                let mut v: [__m128i; 4] =
+                    std::array::from_fn(|k| _mm_loadu_si128(s.add(k * I16_LANES).cast()));
+                for row in add {
+                    let p = row.as_ptr().add(i);
+                    for (k, x) in v.iter_mut().enumerate() {
+                        *x = _mm_add_epi16(*x, _mm_loadu_si128(p.add(k * I16_LANES).cast()));
+                    }
+                }
+                for row in sub {
+                    let p = row.as_ptr().add(i);
+                    for (k, x) in v.iter_mut().enumerate() {
+                        *x = _mm_sub_epi16(*x, _mm_loadu_si128(p.add(k * I16_LANES).cast()));
+                    }
+                }
+                for (k, x) in v.iter().enumerate() {
+                    _mm_storeu_si128(dst.add(i + k * I16_LANES).cast(), *x);
+                }
+            }
+            i += 4 * I16_LANES;
+        }
+        let full = len - len % I16_LANES;
+        while i < full {
+            // SAFETY: i + 8 <= len for `src`, `dst` and every row.
+            unsafe {
+                let mut v = _mm_loadu_si128(src.add(i).cast());
+                for row in add {
+                    v = _mm_add_epi16(v, _mm_loadu_si128(row.as_ptr().add(i).cast()));
+                }
+                for row in sub {
+                    v = _mm_sub_epi16(v, _mm_loadu_si128(row.as_ptr().add(i).cast()));
+                }
+                _mm_storeu_si128(dst.add(i).cast(), v);
+            }
+            i += I16_LANES;
+        }
+        // SAFETY: the caller's contract, for the remaining indices.
+        unsafe { apply_tail(dst, src, full..len, add, sub) }
+    }
+
+    #[target_feature(enable = "sse4.1")]
+    pub fn clipped_relu16(src: &[i16], dst: &mut [u8]) {
+        let full = src.len() - src.len() % 16;
+        let zero = _mm_setzero_si128();
+        for i in (0..full).step_by(16) {
+            // SAFETY: i + 16 <= full <= both lengths.
+            unsafe {
+                let a = _mm_loadu_si128(src.as_ptr().add(i).cast());
+                let b = _mm_loadu_si128(src.as_ptr().add(i + 8).cast());
+                let clamped = _mm_max_epi8(_mm_packs_epi16(a, b), zero);
+                _mm_storeu_si128(dst.as_mut_ptr().add(i).cast(), clamped);
+            }
+        }
+        scalar::clipped_relu16(&src[full..], &mut dst[full..]);
+    }
+
+    #[target_feature(enable = "sse4.1")]
+    pub fn clipped_relu32(src: &[i32], dst: &mut [u8]) {
+        const SHIFT: i32 = WEIGHT_SCALE_BITS as i32;
+        let full = src.len() - src.len() % 16;
+        let zero = _mm_setzero_si128();
+        for i in (0..full).step_by(16) {
+            // SAFETY: i + 16 <= full <= both lengths.
+            unsafe {
+                let p = src.as_ptr().add(i);
+                let a = _mm_srai_epi32::<SHIFT>(_mm_loadu_si128(p.cast()));
+                let b = _mm_srai_epi32::<SHIFT>(_mm_loadu_si128(p.add(4).cast()));
+                let c = _mm_srai_epi32::<SHIFT>(_mm_loadu_si128(p.add(8).cast()));
+                let d = _mm_srai_epi32::<SHIFT>(_mm_loadu_si128(p.add(12).cast()));
+                let words = _mm_packs_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d));
+                _mm_storeu_si128(dst.as_mut_ptr().add(i).cast(), _mm_max_epi8(words, zero));
+            }
+        }
+        scalar::clipped_relu32(&src[full..], &mut dst[full..]);
+    }
+
+    #[target_feature(enable = "sse4.1")]
+    pub fn affine(weights: &[i8], biases: &[i32], input: &[u8], out: &mut [i32]) {
+        let n = input.len();
+        let ones = _mm_set1_epi16(1);
+        for (o, (res, &bias)) in out.iter_mut().zip(biases).enumerate() {
+            let row = &weights[o * n..(o + 1) * n];
+            let mut sum = _mm_setzero_si128();
+            for j in (0..n).step_by(16) {
+                // SAFETY: n is a multiple of 32, so j + 16 <= n for `row` and `input`.
+                let (x, w) = unsafe {
+                    (
+                        _mm_loadu_si128(input.as_ptr().add(j).cast()),
+                        _mm_loadu_si128(row.as_ptr().add(j).cast()),
+                    )
+                };
+                sum = _mm_add_epi32(sum, _mm_madd_epi16(_mm_maddubs_epi16(x, w), ones));
+            }
+            let s = _mm_add_epi32(sum, _mm_shuffle_epi32::<0b01_00_11_10>(sum));
+            let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+            *res = bias.wrapping_add(_mm_cvtsi128_si32(s));
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! `tarpon explain trace`: what the evaluation sees in a position, piece by
+//! piece, and how the engine's search went, iteration by iteration.
+
+pub mod eval_view;
+pub mod search_view;
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use crate::explain::evaluator::{EvalArg, EvalOptions};
+use crate::explain::json::Json;
+use crate::position::{Position, START_FEN};
+use crate::search::Limits;
+
+/// Take a position's evaluation apart and trace the engine's search on it.
+#[derive(Args, Debug)]
+pub struct TraceArgs {
+    /// Position (default: the start position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Search to this depth (default 8 when no --movetime is given).
+    #[arg(long, conflicts_with = "movetime")]
+    pub depth: Option<u32>,
+    /// Search for this many milliseconds.
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Only the evaluation, no search.
+    #[arg(long, conflicts_with_all = ["depth", "movetime"])]
+    pub no_search: bool,
+    /// Evaluator to take apart (and to search with).
+    #[command(flatten)]
+    pub eval: EvalOptions,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &TraceArgs) -> ExitCode {
+    match trace(args) {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn trace(args: &TraceArgs) -> Result<String, String> {
+    let pos = Position::from_fen(args.fen.as_deref().unwrap_or(START_FEN), false)
+        .map_err(|e| e.to_string())?;
+    let mut eval = args.eval.evaluator()?;
+    let outcome = if args.no_search {
+        None
+    } else {
+        let limits = match (args.depth, args.movetime) {
+            (_, Some(ms)) => Limits {
+                movetime_ms: Some(ms),
+                ..Limits::default()
+            },
+            (depth, None) => {
+                let depth = depth.unwrap_or(8);
+                if !(1..=64).contains(&depth) {
+                    return Err(format!("--depth {depth} out of range (1 to 64)"));
+                }
+                Limits {
+                    depth: Some(depth),
+                    ..Limits::default()
+                }
+            }
+        };
+        Some(search_view::run(&pos, limits, args.eval.choice()?)?)
+    };
+    let total = eval_view::white_eval(eval.as_mut(), &pos);
+    let contrib = eval_view::contributions(eval.as_mut(), &pos);
+    if args.json {
+        let doc = Json::obj([
+            ("fen", Json::str(pos.fen())),
+            ("eval", Json::str(args.eval.name())),
+            ("white_eval", total.into()),
+            ("pieces", eval_view::contributions_json(&pos, &contrib)),
+            (
+                "iterations",
+                outcome
+                    .as_ref()
+                    .map_or(Json::Null, |o| search_view::json(&pos, o)),
+            ),
+        ]);
+        return Ok(format!("{doc}\n"));
+    }
+    let mut out = format!("position {}\n", pos.fen());
+    let _ = writeln!(
+        out,
+        "static evaluation ({}): {total:+} cp for White\n",
+        args.eval.name()
+    );
+    if args.eval.eval == EvalArg::Pst {
+        out.push_str(&eval_view::pst_breakdown(&pos));
+        out.push('\n');
+    }
+    out.push_str(
+        "contribution of each piece (evaluation minus evaluation without it, White's view; \
+         kings and pieces whose removal is illegal left blank):\n",
+    );
+    out.push_str(&eval_view::board(&pos, |sq| contrib[usize::from(sq)]));
+    if let Some(o) = &outcome {
+        out.push('\n');
+        out.push_str(&search_view::table(&pos, o));
+    }
+    Ok(out)
+}

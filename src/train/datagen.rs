@@ -1,0 +1,632 @@
+//! `tarpon datagen`: self-play games by the engine's own search at a fixed
+//! node budget per move, written as training records.
+//!
+//! Every game is numbered, and its random choices (opening line, random
+//! plies) come from a generator seeded by `--seed` and that number, and every
+//! search starts from a cleared table on one thread. So a run's set of games
+//! depends only on its arguments, not on how many threads played them (the
+//! order of games in the file does).
+//!
+//! Each game's records are written and flushed together when it ends, so a
+//! killed run leaves a file of whole games (at worst one partial record at the
+//! end, which readers skip).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use shakmaty::{Color, Move, Position as _};
+
+use super::data::{DataError, GameResult, PackedPosition, RecordWriter, TrainingPosition};
+use crate::eval::EvalChoice;
+use crate::eval::nnue::Network;
+use crate::eval::nnue::random::Rng;
+use crate::position::{Position, START_FEN};
+use crate::search::{Limits, Score, SearchConfig, SearchControl, TranspositionTable, run_search};
+
+/// Arguments of `tarpon datagen`.
+#[derive(Args, Debug, Clone)]
+pub struct DatagenArgs {
+    /// File to append the records to (created if missing).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Games to play (this many in total, whatever the thread count).
+    #[arg(
+        long,
+        conflicts_with = "positions",
+        required_unless_present = "positions"
+    )]
+    pub games: Option<u64>,
+    /// Stop once at least this many positions are written (games in progress
+    /// still finish and are written).
+    #[arg(long)]
+    pub positions: Option<u64>,
+    /// Search nodes per move.
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Parallel games (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Opening book: a file of FEN/EPD lines, one picked at random per game.
+    #[arg(long)]
+    pub book: Option<PathBuf>,
+    /// Random legal moves played from the opening before the engine takes over.
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: u32,
+    /// Seed of the run's random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Transposition table per game, in MB.
+    #[arg(long, default_value_t = 8)]
+    pub hash: usize,
+    /// Adjudicate a win when the score stays at or beyond this (centipawns) ...
+    #[arg(long, default_value_t = 1500)]
+    pub win_score: i32,
+    /// ... for this many consecutive plies.
+    #[arg(long, default_value_t = 6)]
+    pub win_plies: u32,
+    /// Adjudicate a draw when the score stays within this (centipawns) ...
+    #[arg(long, default_value_t = 10)]
+    pub draw_score: i32,
+    /// ... for this many consecutive plies ...
+    #[arg(long, default_value_t = 12)]
+    pub draw_plies: u32,
+    /// ... once the game is this many plies old.
+    #[arg(long, default_value_t = 80)]
+    pub draw_after: u32,
+    /// Declare a draw after this many plies.
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: u32,
+    /// Evaluate with this net instead of the PST evaluator (later generations).
+    #[arg(long)]
+    pub net: Option<PathBuf>,
+    /// Hide the progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// How a game ended, from white's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// `Some(winner)` or `None` for a draw.
+    Decided(Option<Color>),
+}
+
+/// Ends games whose outcome is no longer in doubt: a score beyond
+/// `win_score` for the same side for `win_plies` plies in a row, or within
+/// `draw_score` of zero for `draw_plies` plies once the game is `draw_after`
+/// plies old. Mate scores count as beyond any threshold.
+#[derive(Clone, Debug)]
+pub struct Adjudicator {
+    win_score: i32,
+    win_plies: u32,
+    draw_score: i32,
+    draw_plies: u32,
+    draw_after: u32,
+    /// The side the score favours and for how many plies in a row.
+    win_streak: (Option<Color>, u32),
+    draw_streak: u32,
+}
+
+impl Adjudicator {
+    pub fn new(args: &DatagenArgs) -> Adjudicator {
+        Adjudicator {
+            win_score: args.win_score,
+            win_plies: args.win_plies,
+            draw_score: args.draw_score,
+            draw_plies: args.draw_plies,
+            draw_after: args.draw_after,
+            win_streak: (None, 0),
+            draw_streak: 0,
+        }
+    }
+
+    /// Feeds the search score (side to move's view) at game ply `ply`; returns
+    /// a verdict once one is justified.
+    pub fn observe(&mut self, ply: u32, turn: Color, score: Score) -> Option<Verdict> {
+        let cp = match score {
+            Score::Cp(cp) => cp,
+            Score::Mate(n) if n > 0 => i32::MAX,
+            Score::Mate(_) => -i32::MAX,
+        };
+        let favoured = if cp >= self.win_score {
+            Some(turn)
+        } else if cp <= -self.win_score {
+            Some(!turn)
+        } else {
+            None
+        };
+        self.win_streak = match (favoured, self.win_streak) {
+            (Some(side), (Some(prev), n)) if side == prev => (Some(side), n + 1),
+            (Some(side), _) => (Some(side), 1),
+            (None, _) => (None, 0),
+        };
+        if let (Some(side), n) = self.win_streak
+            && n >= self.win_plies
+        {
+            return Some(Verdict::Decided(Some(side)));
+        }
+        if ply >= self.draw_after && cp.abs() <= self.draw_score {
+            self.draw_streak += 1;
+        } else {
+            self.draw_streak = 0;
+        }
+        (self.draw_streak >= self.draw_plies).then_some(Verdict::Decided(None))
+    }
+}
+
+/// The start positions games are drawn from.
+struct Openings(Vec<String>);
+
+impl Openings {
+    fn load(args: &DatagenArgs) -> Result<Openings, String> {
+        let Some(path) = &args.book else {
+            return Ok(Openings(vec![START_FEN.to_string()]));
+        };
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read book {}: {e}", path.display()))?;
+        let mut lines = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            // EPD operations (`bm ...;`) follow the four board fields.
+            let fen = line
+                .split_whitespace()
+                .take(6)
+                .collect::<Vec<_>>()
+                .join(" ");
+            let fen = match Position::from_fen(&fen, false) {
+                Ok(_) => fen,
+                Err(_) => {
+                    let four = line
+                        .split_whitespace()
+                        .take(4)
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    Position::from_fen(&four, false)
+                        .map_err(|e| format!("{} line {}: {e}", path.display(), i + 1))?;
+                    four
+                }
+            };
+            lines.push(fen);
+        }
+        if lines.is_empty() {
+            return Err(format!("book {} holds no positions", path.display()));
+        }
+        Ok(Openings(lines))
+    }
+
+    fn pick(&self, rng: &mut Rng) -> Position {
+        let fen = &self.0[rng.below(self.0.len())];
+        Position::from_fen(fen, false).expect("validated when loaded")
+    }
+}
+
+/// One game's finished records and how it ended.
+struct PlayedGame {
+    records: Vec<PackedPosition>,
+    winner: Option<Color>,
+}
+
+/// Everything a game needs besides its number.
+struct GameSetup<'a> {
+    args: &'a DatagenArgs,
+    openings: &'a Openings,
+    config: SearchConfig,
+}
+
+/// The seed of game `game` in a run seeded with `seed`.
+fn game_seed(seed: u64, game: u64) -> u64 {
+    let mut rng = Rng::new(seed ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    rng.next_u64()
+}
+
+/// Plays the opening: a book position, then random legal moves (a fresh
+/// start when they run into a finished game).
+fn opening(setup: &GameSetup, rng: &mut Rng) -> Position {
+    'retry: loop {
+        let mut pos = setup.openings.pick(rng);
+        for _ in 0..setup.args.random_plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                continue 'retry;
+            }
+            pos.make(moves[rng.below(moves.len())]);
+            pos.forget_undo();
+        }
+        if !pos.legal_moves().is_empty() {
+            return pos;
+        }
+    }
+}
+
+/// The game's result if the rules have ended it.
+fn rules_verdict(pos: &Position) -> Option<Option<Color>> {
+    if pos.legal_moves().is_empty() {
+        return Some(if pos.is_check() {
+            Some(!pos.turn())
+        } else {
+            None
+        });
+    }
+    (pos.repetitions() >= 2 || pos.is_fifty_move_draw() || pos.is_insufficient_material())
+        .then_some(None)
+}
+
+/// Whether a searched position makes a good training example: quiet (not in
+/// check, best move neither capture nor promotion) and not a mate score.
+fn keep(pos: &Position, best: &Move, score: Score) -> Option<i16> {
+    if pos.is_check() || best.is_capture() || best.is_promotion() {
+        return None;
+    }
+    match score {
+        Score::Cp(cp) => i16::try_from(cp).ok(),
+        Score::Mate(_) => None,
+    }
+}
+
+fn play_game(setup: &GameSetup, game: u64, tt: &TranspositionTable) -> PlayedGame {
+    let mut rng = Rng::new(game_seed(setup.args.seed, game));
+    let mut pos = opening(setup, &mut rng);
+    let mut adjudicator = Adjudicator::new(setup.args);
+    let limits = Limits {
+        nodes: Some(setup.args.nodes),
+        ..Limits::default()
+    };
+    let control = SearchControl::new();
+    tt.clear();
+    let mut kept: Vec<TrainingPosition> = Vec::new();
+    let mut ply = 0;
+    let winner = loop {
+        if let Some(verdict) = rules_verdict(&pos) {
+            break verdict;
+        }
+        if ply >= setup.args.max_plies {
+            break None;
+        }
+        let outcome = run_search(&pos, &limits, &setup.config, tt, &control, &mut |_| {});
+        let (Some(best), Some(line)) = (outcome.best, outcome.lines.first()) else {
+            break None;
+        };
+        if let Some(score) = keep(&pos, &best, line.score) {
+            let chess = pos.chess();
+            kept.push(TrainingPosition {
+                board: chess.board().clone(),
+                turn: chess.turn(),
+                score,
+                result: GameResult::Draw,
+                halfmoves: u8::try_from(chess.halfmoves()).unwrap_or(u8::MAX),
+                fullmoves: u16::try_from(chess.fullmoves().get()).unwrap_or(u16::MAX),
+            });
+        }
+        if let Some(Verdict::Decided(w)) = adjudicator.observe(ply, pos.turn(), line.score) {
+            break w;
+        }
+        pos.make(best);
+        pos.forget_undo();
+        ply += 1;
+    };
+    let records = kept
+        .iter_mut()
+        .filter_map(|p| {
+            p.result = GameResult::for_side(p.turn, winner);
+            PackedPosition::pack(p).ok()
+        })
+        .collect();
+    PlayedGame { records, winner }
+}
+
+/// Totals of a run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DatagenReport {
+    pub games: u64,
+    pub positions: u64,
+    /// White wins, draws, black wins.
+    pub results: [u64; 3],
+}
+
+/// `tarpon datagen`.
+pub fn run(args: DatagenArgs) -> ExitCode {
+    let start = Instant::now();
+    match generate(&args) {
+        Ok(r) => {
+            let secs = start.elapsed().as_secs_f64();
+            println!(
+                "{} games (+{} ={} -{} for white), {} positions written to {} in {:.1} s: {:.1} positions/s, {:.1} per game",
+                r.games,
+                r.results[0],
+                r.results[1],
+                r.results[2],
+                r.positions,
+                args.out.display(),
+                secs,
+                r.positions as f64 / secs.max(1e-9),
+                r.positions as f64 / r.games.max(1) as f64
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Plays the games `args` asks for and appends their records to `args.out`.
+pub fn generate(args: &DatagenArgs) -> Result<DatagenReport, String> {
+    if args.nodes == 0 || args.games == Some(0) || args.positions == Some(0) {
+        return Err("--nodes, --games and --positions must be positive".into());
+    }
+    if args.hash == 0 || args.hash > 4096 {
+        return Err(format!(
+            "--hash {} MB must be between 1 and 4096",
+            args.hash
+        ));
+    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads == 0 {
+        return Err("--threads must be at least 1".into());
+    }
+    let openings = Openings::load(args)?;
+    let eval = match &args.net {
+        Some(path) => EvalChoice::Nnue(Arc::new(
+            Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        )),
+        None => EvalChoice::Pst,
+    };
+    let writer = Mutex::new(RecordWriter::append(&args.out).map_err(|e| e.to_string())?);
+    let setup = GameSetup {
+        args,
+        openings: &openings,
+        config: SearchConfig {
+            threads: 1,
+            eval,
+            ..SearchConfig::default()
+        },
+    };
+    let next_game = AtomicU64::new(0);
+    let positions = AtomicU64::new(0);
+    let games = AtomicU64::new(0);
+    let results = [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)];
+    let failed: Mutex<Option<DataError>> = Mutex::new(None);
+    let stop = AtomicBool::new(false);
+    let bar = progress_bar(args);
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let worker = || {
+                let tt = TranspositionTable::new(args.hash);
+                while !stop.load(Ordering::Relaxed) {
+                    let game = next_game.fetch_add(1, Ordering::Relaxed);
+                    if args.games.is_some_and(|g| game >= g) {
+                        break;
+                    }
+                    let played = play_game(&setup, game, &tt);
+                    let written = {
+                        let mut w = writer.lock().unwrap_or_else(|e| e.into_inner());
+                        played
+                            .records
+                            .iter()
+                            .try_for_each(|r| w.write(r))
+                            .and_then(|()| w.flush())
+                    };
+                    if let Err(e) = written {
+                        *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                        stop.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    let slot = match played.winner {
+                        Some(Color::White) => 0,
+                        None => 1,
+                        Some(Color::Black) => 2,
+                    };
+                    results[slot].fetch_add(1, Ordering::Relaxed);
+                    let n = played.records.len() as u64;
+                    let total = positions.fetch_add(n, Ordering::Relaxed) + n;
+                    let done = games.fetch_add(1, Ordering::Relaxed) + 1;
+                    if args.positions.is_some_and(|p| total >= p) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    bar.set_position(if args.positions.is_some() {
+                        total
+                    } else {
+                        done
+                    });
+                    let rate = total as f64 / start.elapsed().as_secs_f64().max(1e-9);
+                    bar.set_message(format!("{done} games, {total} positions, {rate:.1} pos/s"));
+                }
+            };
+            // The search recurses deeply; give it the stack it asks for.
+            std::thread::Builder::new()
+                .stack_size(64 << 20)
+                .spawn_scoped(scope, worker)
+                .expect("spawning a datagen thread");
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(format!("writing {}: {e}", args.out.display()));
+    }
+    Ok(DatagenReport {
+        games: games.into_inner(),
+        positions: positions.into_inner(),
+        results: results.map(AtomicU64::into_inner),
+    })
+}
+
+fn progress_bar(args: &DatagenArgs) -> ProgressBar {
+    if args.quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(args.positions.or(args.games).unwrap_or(0));
+    if let Ok(style) =
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} {msg}")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::data::read_records;
+    use shakmaty::{Chess, FromSetup, Setup};
+
+    fn args(out: PathBuf) -> DatagenArgs {
+        DatagenArgs {
+            out,
+            games: Some(4),
+            positions: None,
+            nodes: 400,
+            threads: Some(1),
+            book: None,
+            random_plies: 8,
+            seed: 3,
+            hash: 1,
+            win_score: 1000,
+            win_plies: 4,
+            draw_score: 10,
+            draw_plies: 8,
+            draw_after: 40,
+            max_plies: 160,
+            net: None,
+            quiet: true,
+        }
+    }
+
+    fn temp_path(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("tarpon-datagen-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        let _ = std::fs::remove_file(&path);
+        path
+    }
+
+    #[test]
+    fn adjudicator_needs_a_streak_for_the_same_side() {
+        let a = args(PathBuf::new());
+        let mut adj = Adjudicator::new(&a);
+        // White to move +1200, black to move -1200: both favour white.
+        assert_eq!(adj.observe(10, Color::White, Score::Cp(1200)), None);
+        assert_eq!(adj.observe(11, Color::Black, Score::Cp(-1200)), None);
+        assert_eq!(adj.observe(12, Color::White, Score::Cp(1300)), None);
+        // A dip resets the streak.
+        assert_eq!(adj.observe(13, Color::Black, Score::Cp(-900)), None);
+        for ply in 14..17 {
+            let turn = if ply % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let cp = if turn == Color::White { 1100 } else { -1100 };
+            assert_eq!(adj.observe(ply, turn, Score::Cp(cp)), None);
+        }
+        assert_eq!(
+            adj.observe(17, Color::Black, Score::Mate(-3)),
+            Some(Verdict::Decided(Some(Color::White)))
+        );
+
+        let mut adj = Adjudicator::new(&a);
+        for ply in 0..60 {
+            let turn = if ply % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let verdict = adj.observe(ply, turn, Score::Cp(3));
+            // Draws only after ply 40, and only after 8 quiet plies there.
+            assert_eq!(verdict.is_some(), ply >= 47, "ply {ply}");
+            if verdict.is_some() {
+                assert_eq!(verdict, Some(Verdict::Decided(None)));
+                break;
+            }
+        }
+    }
+
+    #[test]
+    fn datagen_writes_filtered_records_reproducibly() {
+        let one = temp_path("one.bin");
+        let report = generate(&args(one.clone())).unwrap();
+        assert_eq!(report.games, 4);
+        let (records, dropped) = read_records(&one).unwrap();
+        assert_eq!(dropped, 0);
+        assert_eq!(records.len() as u64, report.positions);
+        assert!(
+            records.len() > 20,
+            "only {} positions from 4 games",
+            records.len()
+        );
+        for r in &records {
+            let p = r.unpack().unwrap();
+            let mut setup = Setup::empty();
+            setup.board = p.board.clone();
+            setup.turn = p.turn;
+            let chess = Chess::from_setup(setup, shakmaty::CastlingMode::Standard)
+                .expect("positions from games are legal");
+            assert!(!chess.is_check(), "a position in check was kept");
+            assert!(i32::from(p.score).abs() < crate::search::score::MATE_BOUND);
+        }
+
+        // The same games with two threads: the same records, maybe reordered.
+        let two = temp_path("two.bin");
+        let mut a = args(two.clone());
+        a.threads = Some(2);
+        generate(&a).unwrap();
+        let (mut again, _) = read_records(&two).unwrap();
+        let mut first = records.clone();
+        first.sort_by_key(|r| r.0);
+        again.sort_by_key(|r| r.0);
+        assert!(first == again, "two threads played different games");
+
+        // Appending a second run adds to the file.
+        let mut a = args(one.clone());
+        a.games = None;
+        a.positions = Some(1);
+        let more = generate(&a).unwrap();
+        assert!(more.positions >= 1);
+        let (after, _) = read_records(&one).unwrap();
+        assert_eq!(after.len() as u64, report.positions + more.positions);
+    }
+
+    #[test]
+    fn datagen_plays_with_a_net() {
+        let dir = temp_path("net");
+        std::fs::create_dir_all(&dir).unwrap();
+        let net = crate::eval::nnue::random::random_network(
+            crate::eval::nnue::FeatureSet::HalfKAv2Hm,
+            32,
+            &[8, 8],
+            1,
+            5,
+        )
+        .unwrap();
+        net.save(dir.join("random.nnue")).unwrap();
+        let mut a = args(dir.join("data.bin"));
+        a.games = Some(1);
+        a.net = Some(dir.join("random.nnue"));
+        let report = generate(&a).unwrap();
+        let (records, _) = read_records(&a.out).unwrap();
+        assert_eq!(records.len() as u64, report.positions);
+        a.net = Some(dir.join("missing.nnue"));
+        assert!(generate(&a).is_err());
+    }
+
+    #[test]
+    fn bad_arguments_are_refused() {
+        let mut a = args(temp_path("bad.bin"));
+        a.nodes = 0;
+        assert!(generate(&a).is_err());
+        let mut a = args(temp_path("bad.bin"));
+        a.book = Some(PathBuf::from("/nonexistent/book.epd"));
+        assert!(generate(&a).unwrap_err().contains("cannot read book"));
+    }
+}

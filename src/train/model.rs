@@ -1,0 +1,566 @@
+//! The float model the trainer optimises: the same architecture as the
+//! quantised inference net (`eval::nnue`), feature transformer to `N` neurons
+//! per perspective, clipped ReLU, dense layers `2N → h1 → h2 → 1`, plus
+//! factoriser rows that the export folds into the king-bucketed weights.
+//!
+//! Units are chosen so quantisation is a plain scaling (see [`Model::quantise`]):
+//! activations live in [0, 1] (127 in the int8 net), hidden weights are
+//! clipped to what int8 at scale 64 can hold, and the output times
+//! [`CP_PER_UNIT`] is centipawns from the side to move's point of view.
+
+use shakmaty::{Color, Piece, Square};
+
+use crate::eval::nnue::format::STOCKFISH12_OUTPUT_SCALE;
+use crate::eval::nnue::layers::{Affine, FeatureTransformer};
+use crate::eval::nnue::random::Rng;
+use crate::eval::nnue::simd::{ACTIVATION_MAX, WEIGHT_SCALE_BITS};
+use crate::eval::nnue::{FeatureSet, NetError, Network};
+
+/// Float output 1.0 is this many centipawns.
+pub const CP_PER_UNIT: f32 = 600.0;
+/// Activation 1.0 in the float model is this integer in the quantised one.
+const ACTIVATION_ONE: f32 = ACTIVATION_MAX as f32;
+/// Hidden-layer weight 1.0 is this integer (the inference shifts sums right
+/// by `WEIGHT_SCALE_BITS`).
+const HIDDEN_WEIGHT_ONE: f32 = (1 << WEIGHT_SCALE_BITS) as f32;
+/// The inference divides the raw output by this to get centipawns.
+const OUTPUT_SCALE: i32 = STOCKFISH12_OUTPUT_SCALE;
+/// Output-layer weight 1.0 is this integer: raw = Σ w_q · 127a + b_q must
+/// equal OUTPUT_SCALE · CP_PER_UNIT · (Σ w a + b).
+const OUTPUT_WEIGHT_ONE: f32 = OUTPUT_SCALE as f32 * CP_PER_UNIT / ACTIVATION_ONE;
+
+/// Largest magnitude a hidden weight may take so int8 holds it.
+pub const HIDDEN_WEIGHT_LIMIT: f32 = 127.0 / HIDDEN_WEIGHT_ONE;
+/// Largest magnitude an output weight may take so int8 holds it.
+pub const OUTPUT_WEIGHT_LIMIT: f32 = 127.0 / OUTPUT_WEIGHT_ONE;
+/// Largest feature-transformer weight or bias: a full accumulator (32
+/// features plus the bias) must still fit int16 after scaling by 127.
+pub const TRANSFORMER_WEIGHT_LIMIT: f32 = 32767.0 / ACTIVATION_ONE / 33.0;
+
+/// Inputs per king slot (HalfKP: 641 per king square; HalfKAv2_hm: 704 per
+/// king bucket). A feature's factoriser row is its index modulo this: the
+/// same piece on the same (oriented) square, whatever the king.
+pub fn factor_width(set: FeatureSet) -> usize {
+    match set {
+        FeatureSet::HalfKP => set.dimensions() / 64,
+        FeatureSet::HalfKAv2Hm => set.dimensions() / 32,
+    }
+}
+
+/// A dense layer in float: `outputs` rows of `inputs` weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dense {
+    pub inputs: usize,
+    pub outputs: usize,
+    pub weights: Vec<f32>,
+    pub biases: Vec<f32>,
+}
+
+impl Dense {
+    fn random(inputs: usize, outputs: usize, rng: &mut Rng) -> Dense {
+        let bound = (1.0 / inputs as f32).sqrt();
+        Dense {
+            inputs,
+            outputs,
+            weights: (0..inputs * outputs).map(|_| uniform(rng, bound)).collect(),
+            biases: (0..outputs).map(|_| uniform(rng, bound)).collect(),
+        }
+    }
+}
+
+/// Uniform in `[-bound, bound]`.
+pub fn uniform(rng: &mut Rng, bound: f32) -> f32 {
+    let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+    (2.0 * unit - 1.0) * bound
+}
+
+/// The float net.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    pub features: FeatureSet,
+    pub half_dims: usize,
+    /// `features.dimensions()` king-bucketed rows, then `factor_width` factoriser
+    /// rows, each `half_dims` wide.
+    pub ft_weights: Vec<f32>,
+    pub ft_biases: Vec<f32>,
+    /// `2N → h1`, `h1 → h2`, `h2 → 1`.
+    pub layers: Vec<Dense>,
+}
+
+/// The active rows of one perspective: real features and their factoriser rows.
+pub type ActiveRows = Vec<u32>;
+
+impl Model {
+    pub fn random(features: FeatureSet, half_dims: usize, hidden: [usize; 2], seed: u64) -> Model {
+        let mut rng = Rng::new(seed);
+        let rows = features.dimensions() + factor_width(features);
+        // Small input weights; biases spread over the linear part of the
+        // clipped ReLU so every neuron starts out passing gradient.
+        let ft_weights = (0..rows * half_dims)
+            .map(|_| uniform(&mut rng, 0.02))
+            .collect();
+        let ft_biases = (0..half_dims)
+            .map(|_| 0.25 + uniform(&mut rng, 0.2))
+            .collect();
+        let sizes = [2 * half_dims, hidden[0], hidden[1], 1];
+        let layers = sizes
+            .windows(2)
+            .map(|io| Dense::random(io[0], io[1], &mut rng))
+            .collect();
+        let mut model = Model {
+            features,
+            half_dims,
+            ft_weights,
+            ft_biases,
+            layers,
+        };
+        model.clip();
+        model
+    }
+
+    pub fn rows(&self) -> usize {
+        self.features.dimensions() + factor_width(self.features)
+    }
+
+    pub fn hidden(&self) -> [usize; 2] {
+        [self.layers[0].outputs, self.layers[1].outputs]
+    }
+
+    /// Total number of parameters.
+    pub fn parameter_count(&self) -> usize {
+        self.ft_weights.len()
+            + self.ft_biases.len()
+            + self
+                .layers
+                .iter()
+                .map(|l| l.weights.len() + l.biases.len())
+                .sum::<usize>()
+    }
+
+    /// The rows `perspective` activates for the given pieces (both kings must
+    /// be among them).
+    pub fn active_rows(
+        &self,
+        perspective: Color,
+        pieces: impl Iterator<Item = (Square, Piece)> + Clone,
+        out: &mut ActiveRows,
+    ) {
+        out.clear();
+        let Some(king) = pieces
+            .clone()
+            .find(|(_, p)| p.color == perspective && p.role == shakmaty::Role::King)
+            .map(|(sq, _)| sq)
+        else {
+            return;
+        };
+        let dims = self.features.dimensions();
+        let width = factor_width(self.features);
+        for (sq, piece) in pieces {
+            if let Some(i) = self.features.index(perspective, king, piece, sq) {
+                out.push(i as u32);
+                out.push((dims + i % width) as u32);
+            }
+        }
+    }
+
+    /// Keeps every weight inside what its quantised type can hold, so the
+    /// exported net computes what the float one does.
+    pub fn clip(&mut self) {
+        let limit = TRANSFORMER_WEIGHT_LIMIT / 2.0; // a real row plus its factor row
+        for w in self.ft_weights.iter_mut().chain(self.ft_biases.iter_mut()) {
+            *w = w.clamp(-limit, limit);
+        }
+        let last = self.layers.len() - 1;
+        for (i, layer) in self.layers.iter_mut().enumerate() {
+            let limit = if i == last {
+                OUTPUT_WEIGHT_LIMIT
+            } else {
+                HIDDEN_WEIGHT_LIMIT
+            };
+            for w in &mut layer.weights {
+                *w = w.clamp(-limit, limit);
+            }
+        }
+    }
+
+    /// The accumulator for the given rows: biases plus the sum of the rows.
+    pub fn accumulate(&self, rows: &[u32], acc: &mut [f32]) {
+        acc.copy_from_slice(&self.ft_biases);
+        let n = self.half_dims;
+        for &r in rows {
+            let row = &self.ft_weights[r as usize * n..(r as usize + 1) * n];
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += w;
+            }
+        }
+    }
+
+    /// The evaluation in centipawns, side to move, for the two perspectives'
+    /// active rows (side to move first).
+    pub fn evaluate_rows(&self, us: &[u32], them: &[u32]) -> f32 {
+        let mut pass = Pass::new(self);
+        pass.forward(self, us, them) * CP_PER_UNIT
+    }
+
+    /// The evaluation in centipawns, side to move, of a board.
+    pub fn evaluate(&self, board: &shakmaty::Board, turn: Color) -> f32 {
+        let pieces = || board.iter();
+        let (mut us, mut them) = (Vec::new(), Vec::new());
+        self.active_rows(turn, pieces(), &mut us);
+        self.active_rows(!turn, pieces(), &mut them);
+        self.evaluate_rows(&us, &them)
+    }
+
+    /// The quantised net: factoriser rows folded into the rows they share,
+    /// then every parameter scaled and rounded to the inference's integers.
+    pub fn quantise(&self, description: String) -> Result<Network, NetError> {
+        let n = self.half_dims;
+        let dims = self.features.dimensions();
+        let width = factor_width(self.features);
+        let mut weights = Vec::with_capacity(dims * n);
+        for f in 0..dims {
+            let real = &self.ft_weights[f * n..(f + 1) * n];
+            let factor = &self.ft_weights[(dims + f % width) * n..(dims + f % width + 1) * n];
+            weights.extend(
+                real.iter()
+                    .zip(factor)
+                    .map(|(r, c)| round_i16((r + c) * ACTIVATION_ONE)),
+            );
+        }
+        let transformer = FeatureTransformer {
+            features: self.features,
+            half_dims: n,
+            biases: self
+                .ft_biases
+                .iter()
+                .map(|b| round_i16(b * ACTIVATION_ONE))
+                .collect(),
+            weights,
+        };
+        let last = self.layers.len() - 1;
+        let stack = self
+            .layers
+            .iter()
+            .enumerate()
+            .map(|(i, layer)| {
+                // Hidden sums are shifted right (floor) by the inference;
+                // half a unit of the shift in the bias makes that a rounding.
+                let (w_one, rounding) = if i == last {
+                    (OUTPUT_WEIGHT_ONE, 0.0)
+                } else {
+                    (HIDDEN_WEIGHT_ONE, HIDDEN_WEIGHT_ONE / 2.0)
+                };
+                let mut q = Affine::zeros(layer.inputs, layer.outputs);
+                for o in 0..layer.outputs {
+                    q.biases[o] =
+                        (layer.biases[o] * w_one * ACTIVATION_ONE + rounding).round() as i32;
+                    for i in 0..layer.inputs {
+                        let w = layer.weights[o * layer.inputs + i] * w_one;
+                        *q.weight_mut(o, i) = w.round().clamp(-127.0, 127.0) as i8;
+                    }
+                }
+                q
+            })
+            .collect();
+        Network::new(transformer, vec![stack], OUTPUT_SCALE, description)
+    }
+
+    /// The float model of a quantised net (for `--init-from`): the exact
+    /// inverse of [`Model::quantise`], with zero factoriser rows. Only nets
+    /// with one output bucket, two hidden layers and our output scale map
+    /// back.
+    pub fn from_network(net: &Network) -> Result<Model, NetError> {
+        let sizes = net.layer_sizes();
+        if net.buckets() != 1 || sizes.len() != 3 || net.output_scale != OUTPUT_SCALE {
+            return Err(NetError::Architecture(format!(
+                "the trainer starts from nets with one output bucket, 2N->h1->h2->1 and output scale {OUTPUT_SCALE}, not {}",
+                net.architecture()
+            )));
+        }
+        let n = net.half_dims();
+        let features = net.features();
+        let mut ft_weights: Vec<f32> = net
+            .transformer
+            .weights
+            .iter()
+            .map(|&w| f32::from(w) / ACTIVATION_ONE)
+            .collect();
+        ft_weights.resize((features.dimensions() + factor_width(features)) * n, 0.0);
+        let last = sizes.len() - 1;
+        let layers = net.stacks[0]
+            .iter()
+            .enumerate()
+            .map(|(i, q)| {
+                let (w_one, rounding) = if i == last {
+                    (OUTPUT_WEIGHT_ONE, 0.0)
+                } else {
+                    (HIDDEN_WEIGHT_ONE, HIDDEN_WEIGHT_ONE / 2.0)
+                };
+                let stride = q.padded_inputs();
+                Dense {
+                    inputs: q.inputs,
+                    outputs: q.outputs,
+                    weights: (0..q.outputs)
+                        .flat_map(|o| (0..q.inputs).map(move |i| (o, i)))
+                        .map(|(o, i)| f32::from(q.weights[o * stride + i]) / w_one)
+                        .collect(),
+                    biases: q
+                        .biases
+                        .iter()
+                        .map(|&b| (b as f32 - rounding) / (w_one * ACTIVATION_ONE))
+                        .collect(),
+                }
+            })
+            .collect();
+        Ok(Model {
+            features,
+            half_dims: n,
+            ft_weights,
+            ft_biases: net
+                .transformer
+                .biases
+                .iter()
+                .map(|&b| f32::from(b) / ACTIVATION_ONE)
+                .collect(),
+            layers,
+        })
+    }
+}
+
+fn round_i16(x: f32) -> i16 {
+    x.round().clamp(-32767.0, 32767.0) as i16
+}
+
+/// `min(max(x, 0), 1)`: the float twin of the inference's clipped ReLU.
+#[inline]
+fn clipped_relu(x: f32) -> f32 {
+    x.clamp(0.0, 1.0)
+}
+
+/// Gradient of [`clipped_relu`]: it passes only inside the linear part.
+#[inline]
+fn clipped_relu_passes(x: f32) -> bool {
+    x > 0.0 && x < 1.0
+}
+
+/// Buffers of one forward/backward pass, reused across positions.
+#[derive(Clone, Debug)]
+pub struct Pass {
+    /// Pre-activation accumulators, side to move then the other side.
+    acc: Vec<f32>,
+    /// Input of every dense layer (the transformer's activations first) and
+    /// the pre-activation sums of every layer.
+    inputs: Vec<Vec<f32>>,
+    sums: Vec<Vec<f32>>,
+    /// Gradient with respect to each layer's input, scratch.
+    grad: Vec<Vec<f32>>,
+}
+
+impl Pass {
+    pub fn new(model: &Model) -> Pass {
+        let n = model.half_dims;
+        Pass {
+            acc: vec![0.0; 2 * n],
+            inputs: model.layers.iter().map(|l| vec![0.0; l.inputs]).collect(),
+            sums: model.layers.iter().map(|l| vec![0.0; l.outputs]).collect(),
+            grad: model.layers.iter().map(|l| vec![0.0; l.inputs]).collect(),
+        }
+    }
+
+    /// The float output (centipawns / [`CP_PER_UNIT`]).
+    pub fn forward(&mut self, model: &Model, us: &[u32], them: &[u32]) -> f32 {
+        let n = model.half_dims;
+        let (acc_us, acc_them) = self.acc.split_at_mut(n);
+        model.accumulate(us, acc_us);
+        model.accumulate(them, acc_them);
+        for (x, &a) in self.inputs[0].iter_mut().zip(&self.acc) {
+            *x = clipped_relu(a);
+        }
+        let last = model.layers.len() - 1;
+        for (i, layer) in model.layers.iter().enumerate() {
+            let (inputs, rest) = self.inputs.split_at_mut(i + 1);
+            let input = &inputs[i];
+            let sums = &mut self.sums[i];
+            for (o, s) in sums.iter_mut().enumerate() {
+                let row = &layer.weights[o * layer.inputs..(o + 1) * layer.inputs];
+                *s = layer.biases[o] + dot(row, input);
+            }
+            if i < last {
+                for (x, &s) in rest[0].iter_mut().zip(sums.iter()) {
+                    *x = clipped_relu(s);
+                }
+            }
+        }
+        self.sums[last][0]
+    }
+
+    /// Back-propagates `d_out` (d loss / d output) from the last
+    /// [`Pass::forward`]: adds the dense gradients to `grads` and writes the
+    /// gradient of the two accumulators (side to move first) to `d_acc`.
+    pub fn backward(
+        &mut self,
+        model: &Model,
+        d_out: f32,
+        grads: &mut DenseGrads,
+        d_acc: &mut [f32],
+    ) {
+        let last = model.layers.len() - 1;
+        let mut d_sums = vec![d_out];
+        for i in (0..=last).rev() {
+            let layer = &model.layers[i];
+            let input = &self.inputs[i];
+            let g = &mut grads.layers[i];
+            let d_input = &mut self.grad[i];
+            d_input.fill(0.0);
+            for (o, &d) in d_sums.iter().enumerate() {
+                if d == 0.0 {
+                    continue;
+                }
+                g.biases[o] += d;
+                let row = &layer.weights[o * layer.inputs..(o + 1) * layer.inputs];
+                let g_row = &mut g.weights[o * layer.inputs..(o + 1) * layer.inputs];
+                for ((gw, x), (dx, w)) in
+                    g_row.iter_mut().zip(input).zip(d_input.iter_mut().zip(row))
+                {
+                    *gw += d * x;
+                    *dx += d * w;
+                }
+            }
+            // Through the clipped ReLU that produced this layer's input.
+            let pre = if i == 0 { &self.acc } else { &self.sums[i - 1] };
+            d_sums = d_input
+                .iter()
+                .zip(pre)
+                .map(|(&d, &s)| if clipped_relu_passes(s) { d } else { 0.0 })
+                .collect();
+        }
+        d_acc.copy_from_slice(&d_sums);
+    }
+}
+
+#[inline]
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    // Eight partial sums let the compiler vectorise the reduction.
+    let mut partial = [0.0f32; 8];
+    let chunks = a.len() / 8 * 8;
+    for (ca, cb) in a[..chunks].chunks_exact(8).zip(b[..chunks].chunks_exact(8)) {
+        for k in 0..8 {
+            partial[k] += ca[k] * cb[k];
+        }
+    }
+    let tail: f32 = a[chunks..]
+        .iter()
+        .zip(&b[chunks..])
+        .map(|(x, y)| x * y)
+        .sum();
+    partial.iter().sum::<f32>() + tail
+}
+
+/// Gradients of the dense layers (the transformer's are kept sparse by the
+/// trainer).
+#[derive(Clone, Debug)]
+pub struct DenseGrads {
+    pub layers: Vec<Dense>,
+}
+
+impl DenseGrads {
+    pub fn zeros(model: &Model) -> DenseGrads {
+        DenseGrads {
+            layers: model
+                .layers
+                .iter()
+                .map(|l| Dense {
+                    inputs: l.inputs,
+                    outputs: l.outputs,
+                    weights: vec![0.0; l.weights.len()],
+                    biases: vec![0.0; l.biases.len()],
+                })
+                .collect(),
+        }
+    }
+
+    pub fn add(&mut self, other: &DenseGrads) {
+        for (a, b) in self.layers.iter_mut().zip(&other.layers) {
+            for (x, y) in a.weights.iter_mut().zip(&b.weights) {
+                *x += y;
+            }
+            for (x, y) in a.biases.iter_mut().zip(&b.biases) {
+                *x += y;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess, Position as _};
+
+    fn board(fen: &str) -> Chess {
+        let fen: Fen = fen.parse().unwrap();
+        fen.into_position(CastlingMode::Standard).unwrap()
+    }
+
+    /// Finite differences on a few weights of every layer agree with backward.
+    #[test]
+    fn gradients_match_finite_differences() {
+        for set in FeatureSet::ALL {
+            let mut model = Model::random(set, 16, [8, 8], 7);
+            let pos = board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+            let (mut us, mut them) = (Vec::new(), Vec::new());
+            model.active_rows(Color::White, pos.board().iter(), &mut us);
+            model.active_rows(Color::Black, pos.board().iter(), &mut them);
+            let mut pass = Pass::new(&model);
+            let mut grads = DenseGrads::zeros(&model);
+            let mut d_acc = vec![0.0; 32];
+            pass.forward(&model, &us, &them);
+            pass.backward(&model, 1.0, &mut grads, &mut d_acc);
+            let eps = 1e-3;
+            for l in 0..3 {
+                for k in [
+                    0,
+                    model.layers[l].weights.len() / 2,
+                    model.layers[l].weights.len() - 1,
+                ] {
+                    let orig = model.layers[l].weights[k];
+                    model.layers[l].weights[k] = orig + eps;
+                    let up = pass.forward(&model, &us, &them);
+                    model.layers[l].weights[k] = orig - eps;
+                    let down = pass.forward(&model, &us, &them);
+                    model.layers[l].weights[k] = orig;
+                    let numeric = (up - down) / (2.0 * eps);
+                    let analytic = grads.layers[l].weights[k];
+                    assert!(
+                        (numeric - analytic).abs() < 2e-3,
+                        "{set:?} layer {l} weight {k}: {numeric} vs {analytic}"
+                    );
+                }
+            }
+            // The transformer: d out / d bias_j is d_acc[j] + d_acc[n + j].
+            for j in [0, 5, 15] {
+                let orig = model.ft_biases[j];
+                model.ft_biases[j] = orig + eps;
+                let up = pass.forward(&model, &us, &them);
+                model.ft_biases[j] = orig - eps;
+                let down = pass.forward(&model, &us, &them);
+                model.ft_biases[j] = orig;
+                let numeric = (up - down) / (2.0 * eps);
+                assert!(
+                    (numeric - (d_acc[j] + d_acc[16 + j])).abs() < 2e-3,
+                    "{set:?} bias {j}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn dequantising_a_quantised_net_gives_it_back() {
+        for set in FeatureSet::ALL {
+            let model = Model::random(set, 16, [8, 8], 3);
+            let net = model.quantise(String::new()).unwrap();
+            let back = Model::from_network(&net).unwrap();
+            assert_eq!(back.quantise(String::new()).unwrap(), net);
+        }
+    }
+}

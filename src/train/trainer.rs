@@ -1,0 +1,787 @@
+//! `tarpon train`: fits a [`Model`] to scored positions on the CPU.
+//!
+//! Each batch is split into one slice per thread. A thread runs forward and
+//! backward over its positions, adds the dense gradients to its own copy and
+//! the transformer gradients to its own sparse buffer (only the rows its
+//! positions activate). Then Adam updates the dense layers, and a lazy
+//! ("sparse") Adam updates only the transformer rows some thread touched:
+//! an input row's moments are left alone in batches where it is inactive.
+//!
+//! The loss is the squared distance between sigmoid(eval / scale) and the
+//! target `λ · sigmoid(score / scale) + (1 − λ) · result`.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+
+use super::checkpoint::Checkpoint;
+use super::data::{PackedPosition, read_records};
+use super::model::{ActiveRows, CP_PER_UNIT, DenseGrads, Model, Pass};
+use super::optim::{Optimiser, SparseGrad};
+use crate::eval::nnue::random::Rng;
+use crate::eval::nnue::{FeatureSet, Kernels, Network};
+
+/// Feature sets selectable on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Arch {
+    #[value(name = "halfkp")]
+    HalfKP,
+    #[value(name = "halfkav2_hm")]
+    HalfKAv2Hm,
+}
+
+impl From<Arch> for FeatureSet {
+    fn from(a: Arch) -> FeatureSet {
+        match a {
+            Arch::HalfKP => FeatureSet::HalfKP,
+            Arch::HalfKAv2Hm => FeatureSet::HalfKAv2Hm,
+        }
+    }
+}
+
+/// Arguments of `tarpon train`.
+#[derive(Args, Debug, Clone)]
+pub struct TrainArgs {
+    /// Training data written by `tarpon datagen` (repeat for several files).
+    #[arg(long, required = true)]
+    pub data: Vec<PathBuf>,
+    /// Where to write the net (HalfKP: Stockfish 12 `.nnue` layout; HalfKAv2_hm:
+    /// tarpon's format). Rewritten after every epoch.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Feature set.
+    #[arg(long, value_enum, default_value = "halfkav2_hm")]
+    pub arch: Arch,
+    /// Feature-transformer neurons per perspective (a multiple of 16).
+    #[arg(long, default_value_t = 256)]
+    pub hidden: usize,
+    /// Sizes of the two dense hidden layers.
+    #[arg(long, num_args = 2, value_names = ["H1", "H2"], default_values_t = [32, 32])]
+    pub layers: Vec<usize>,
+    #[arg(long, default_value_t = 10)]
+    pub epochs: usize,
+    /// Adam learning rate.
+    #[arg(long, default_value_t = 1e-3)]
+    pub lr: f32,
+    /// Learning rate multiplier applied after each epoch.
+    #[arg(long, default_value_t = 0.9)]
+    pub gamma: f32,
+    /// Positions per optimiser step.
+    #[arg(long, default_value_t = 16384)]
+    pub batch: usize,
+    /// Weight of the search score in the target (1 − λ goes to the game result).
+    #[arg(long, default_value_t = 0.75)]
+    pub lambda: f32,
+    /// Centipawns per unit inside the sigmoid (eval and score alike).
+    #[arg(long, default_value_t = 400.0)]
+    pub scale: f32,
+    /// Fraction of the positions held out for the validation loss.
+    #[arg(long, default_value_t = 0.05)]
+    pub val_split: f64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Seed for initialisation, the validation split and shuffling.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Checkpoint file (float weights and optimiser state), written after
+    /// every epoch. Default: the output path with `.ckpt` appended.
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
+    /// Continue from the checkpoint instead of starting afresh.
+    #[arg(long)]
+    pub resume: bool,
+    /// Start from the weights of an existing net (fine-tuning a generation).
+    #[arg(long, conflicts_with = "resume")]
+    pub init_from: Option<PathBuf>,
+    /// Hide the progress bar (logs still get one line per epoch).
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl TrainArgs {
+    /// The default settings for the given data and output (tests, tools).
+    pub fn new(data: Vec<PathBuf>, out: PathBuf) -> TrainArgs {
+        TrainArgs {
+            data,
+            out,
+            arch: Arch::HalfKAv2Hm,
+            hidden: 256,
+            layers: vec![32, 32],
+            epochs: 10,
+            lr: 1e-3,
+            gamma: 0.9,
+            batch: 16384,
+            lambda: 0.75,
+            scale: 400.0,
+            val_split: 0.05,
+            threads: None,
+            seed: 1,
+            checkpoint: None,
+            resume: false,
+            init_from: None,
+            quiet: true,
+        }
+    }
+
+    fn checkpoint_path(&self) -> PathBuf {
+        self.checkpoint.clone().unwrap_or_else(|| {
+            let mut p = self.out.clone().into_os_string();
+            p.push(".ckpt");
+            PathBuf::from(p)
+        })
+    }
+}
+
+/// What a finished run reports.
+#[derive(Clone, Debug)]
+pub struct TrainReport {
+    pub train_positions: usize,
+    pub val_positions: usize,
+    /// Validation loss before the first step of this run.
+    pub initial_val_loss: f64,
+    /// Per epoch: (training loss, validation loss, positions per second).
+    pub epochs: Vec<(f64, f64, f64)>,
+    pub model: Model,
+}
+
+/// `tarpon train`.
+pub fn run(args: TrainArgs) -> ExitCode {
+    match train(&args) {
+        Ok(report) => {
+            println!(
+                "trained on {} positions ({} held out); net written to {}",
+                report.train_positions,
+                report.val_positions,
+                args.out.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Trains as `args` say, writing the net and checkpoint after every epoch.
+pub fn train(args: &TrainArgs) -> Result<TrainReport, String> {
+    validate(args)?;
+    let threads = args.threads.unwrap_or_else(num_cores);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    pool.install(|| train_in_pool(args))
+}
+
+fn num_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn validate(args: &TrainArgs) -> Result<(), String> {
+    if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.hidden > 4096 {
+        return Err(format!(
+            "--hidden {} must be a positive multiple of 16, at most 4096",
+            args.hidden
+        ));
+    }
+    if args.layers.len() != 2 || args.layers.iter().any(|&l| l == 0 || l > 1024) {
+        return Err("--layers takes two sizes between 1 and 1024".into());
+    }
+    if args.batch == 0 {
+        return Err("--batch must be positive".into());
+    }
+    if !(0.0..1.0).contains(&args.val_split) {
+        return Err(format!("--val-split {} must be in [0, 1)", args.val_split));
+    }
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(format!("--lambda {} must be in [0, 1]", args.lambda));
+    }
+    let positive = |x: f32| x > 0.0 && x.is_finite();
+    if !positive(args.lr) || !positive(args.scale) || !positive(args.gamma) {
+        return Err("--lr, --scale and --gamma must be positive".into());
+    }
+    if args.threads == Some(0) {
+        return Err("--threads must be at least 1".into());
+    }
+    Ok(())
+}
+
+/// Loads every file and splits off the validation positions (a seeded
+/// shuffle, so the split is the same on resume).
+fn load_data(args: &TrainArgs) -> Result<(Vec<PackedPosition>, Vec<PackedPosition>), String> {
+    let mut all = Vec::new();
+    for path in &args.data {
+        let (records, dropped) = read_records(path).map_err(|e| e.to_string())?;
+        if dropped > 0 {
+            eprintln!(
+                "note: {}: ignoring a partial record of {dropped} bytes at the end",
+                path.display()
+            );
+        }
+        all.extend(records);
+    }
+    if all.is_empty() {
+        return Err("no training positions in the data files".into());
+    }
+    shuffle(&mut all, &mut Rng::new(args.seed ^ 0x5EED_DA7A));
+    let val = ((all.len() as f64 * args.val_split).round() as usize).min(all.len() - 1);
+    let train = all.split_off(val);
+    Ok((train, all))
+}
+
+pub fn shuffle<T>(items: &mut [T], rng: &mut Rng) {
+    for i in (1..items.len()).rev() {
+        items.swap(i, rng.below(i + 1));
+    }
+}
+
+fn initial_state(args: &TrainArgs) -> Result<Checkpoint, String> {
+    let checkpoint = args.checkpoint_path();
+    if args.resume {
+        let ck =
+            Checkpoint::load(&checkpoint).map_err(|e| format!("{}: {e}", checkpoint.display()))?;
+        if ck.model.features != FeatureSet::from(args.arch) || ck.model.half_dims != args.hidden {
+            return Err(format!(
+                "{} holds a {:?} net with {} neurons, not --arch {:?} --hidden {}",
+                checkpoint.display(),
+                ck.model.features,
+                ck.model.half_dims,
+                args.arch,
+                args.hidden
+            ));
+        }
+        return Ok(ck);
+    }
+    let model = match &args.init_from {
+        Some(path) => {
+            let net = Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let model =
+                Model::from_network(&net).map_err(|e| format!("{}: {e}", path.display()))?;
+            if model.features != FeatureSet::from(args.arch) || model.half_dims != args.hidden {
+                return Err(format!(
+                    "{} is a {} net; pass the matching --arch and --hidden",
+                    path.display(),
+                    net.architecture()
+                ));
+            }
+            model
+        }
+        None => Model::random(
+            args.arch.into(),
+            args.hidden,
+            [args.layers[0], args.layers[1]],
+            args.seed,
+        ),
+    };
+    Ok(Checkpoint {
+        optimiser: Optimiser::new(&model),
+        model,
+        epochs_done: 0,
+        lr: args.lr,
+    })
+}
+
+fn train_in_pool(args: &TrainArgs) -> Result<TrainReport, String> {
+    let (train_set, val_set) = load_data(args)?;
+    let mut state = initial_state(args)?;
+    let threads = rayon::current_num_threads();
+    let mut sparse = (0..threads)
+        .map(|_| SparseGrad::new(&state.model))
+        .collect::<Vec<_>>();
+    let loss = Loss {
+        lambda: args.lambda,
+        scale: args.scale,
+    };
+    println!(
+        "training {} ({} parameters) on {} positions, validating on {}, {} threads",
+        state
+            .model
+            .quantise(String::new())
+            .map_err(|e| e.to_string())?
+            .architecture(),
+        state.model.parameter_count(),
+        train_set.len(),
+        val_set.len(),
+        threads
+    );
+    let initial_val_loss = validation_loss(&state.model, &val_set, loss);
+    println!("validation loss before training: {initial_val_loss:.6}");
+    let mut order: Vec<u32> = (0..train_set.len() as u32).collect();
+    let mut epochs = Vec::new();
+    while state.epochs_done < args.epochs {
+        let epoch = state.epochs_done + 1;
+        // Each epoch's order depends only on the seed and the epoch number,
+        // so a resumed run sees the same batches as an uninterrupted one.
+        order
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, o)| *o = i as u32);
+        shuffle(
+            &mut order,
+            &mut Rng::new(
+                args.seed
+                    .wrapping_mul(0x9E37_79B9)
+                    .wrapping_add(epoch as u64),
+            ),
+        );
+        let bar = progress_bar(train_set.len() as u64, args.quiet);
+        let start = Instant::now();
+        let mut loss_sum = 0.0f64;
+        let mut seen = 0usize;
+        for batch in order.chunks(args.batch) {
+            loss_sum += train_batch(&mut state, &mut sparse, &train_set, batch, loss);
+            seen += batch.len();
+            bar.inc(batch.len() as u64);
+            let rate = seen as f64 / start.elapsed().as_secs_f64().max(1e-9);
+            bar.set_message(format!(
+                "loss {:.6}  {:.0} pos/s",
+                loss_sum / seen as f64,
+                rate
+            ));
+        }
+        bar.finish_and_clear();
+        let secs = start.elapsed().as_secs_f64().max(1e-9);
+        let train_loss = loss_sum / train_set.len() as f64;
+        let val_loss = validation_loss(&state.model, &val_set, loss);
+        let rate = train_set.len() as f64 / secs;
+        println!(
+            "epoch {epoch}/{}: train loss {train_loss:.6}  val loss {val_loss:.6}  lr {:.2e}  {rate:.0} pos/s",
+            args.epochs, state.lr
+        );
+        epochs.push((train_loss, val_loss, rate));
+        state.epochs_done = epoch;
+        state.lr *= args.gamma;
+        save_outputs(args, &state)?;
+    }
+    if let Some(stats) = quantisation_error(&state.model, &val_set) {
+        println!(
+            "quantised vs float on {} held-out positions: mean |diff| {:.2} cp, max {:.1} cp",
+            stats.0, stats.1, stats.2
+        );
+    }
+    Ok(TrainReport {
+        train_positions: train_set.len(),
+        val_positions: val_set.len(),
+        initial_val_loss,
+        epochs,
+        model: state.model,
+    })
+}
+
+fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    if let Ok(style) =
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} {msg}")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+fn save_outputs(args: &TrainArgs, state: &Checkpoint) -> Result<(), String> {
+    let description = format!(
+        "tarpon {:?} net, {} epochs, lambda {}, scale {}",
+        state.model.features, state.epochs_done, args.lambda, args.scale
+    );
+    let net = state
+        .model
+        .quantise(description)
+        .map_err(|e| e.to_string())?;
+    write_atomically(&args.out, &net.to_bytes())?;
+    let ck = args.checkpoint_path();
+    write_atomically(&ck, &state.to_bytes())
+}
+
+/// Writes to a temporary file and renames it, so a killed run never leaves a
+/// half-written net or checkpoint behind.
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let mut tmp = path.to_path_buf().into_os_string();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, bytes).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// The loss and its derivative.
+#[derive(Clone, Copy, Debug)]
+pub struct Loss {
+    pub lambda: f32,
+    /// Centipawns per sigmoid unit.
+    pub scale: f32,
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl Loss {
+    fn target(&self, pos: &PackedPosition) -> f32 {
+        self.lambda * sigmoid(f32::from(pos.score()) / self.scale)
+            + (1.0 - self.lambda) * pos.result().score()
+    }
+
+    /// (loss, d loss / d output) for the model's float output.
+    fn eval(&self, output: f32, pos: &PackedPosition) -> (f32, f32) {
+        let k = CP_PER_UNIT / self.scale;
+        let p = sigmoid(output * k);
+        let diff = p - self.target(pos);
+        (diff * diff, 2.0 * diff * p * (1.0 - p) * k)
+    }
+}
+
+/// Per-thread buffers for forward and backward over a slice of a batch.
+struct Worker {
+    pass: Pass,
+    dense: DenseGrads,
+    us: ActiveRows,
+    them: ActiveRows,
+    d_acc: Vec<f32>,
+}
+
+impl Worker {
+    fn new(model: &Model) -> Worker {
+        Worker {
+            pass: Pass::new(model),
+            dense: DenseGrads::zeros(model),
+            us: Vec::with_capacity(64),
+            them: Vec::with_capacity(64),
+            d_acc: vec![0.0; 2 * model.half_dims],
+        }
+    }
+
+    fn rows(&mut self, model: &Model, pos: &PackedPosition) {
+        let turn = pos.turn();
+        model.active_rows(turn, pos.pieces(), &mut self.us);
+        model.active_rows(!turn, pos.pieces(), &mut self.them);
+    }
+}
+
+/// One optimiser step; returns the summed loss of the batch.
+fn train_batch(
+    state: &mut Checkpoint,
+    sparse: &mut [SparseGrad],
+    data: &[PackedPosition],
+    batch: &[u32],
+    loss: Loss,
+) -> f64 {
+    let model = &state.model;
+    let n = model.half_dims;
+    let per_thread = batch.len().div_ceil(sparse.len());
+    let scale = 1.0 / batch.len() as f32;
+    let results: Vec<(f64, DenseGrads)> = sparse
+        .par_iter_mut()
+        .zip(batch.par_chunks(per_thread))
+        .map(|(grad, slice)| {
+            let mut w = Worker::new(model);
+            let mut total = 0.0f64;
+            for &i in slice {
+                let pos = &data[i as usize];
+                w.rows(model, pos);
+                let out = w.pass.forward(model, &w.us, &w.them);
+                let (l, d_out) = loss.eval(out, pos);
+                total += f64::from(l);
+                w.pass
+                    .backward(model, d_out * scale, &mut w.dense, &mut w.d_acc);
+                grad.add(&w.us, &w.d_acc[..n]);
+                grad.add(&w.them, &w.d_acc[n..]);
+            }
+            (total, w.dense)
+        })
+        .collect();
+    let mut total = 0.0;
+    let mut dense = DenseGrads::zeros(model);
+    for (l, g) in &results {
+        total += l;
+        dense.add(g);
+    }
+    state
+        .optimiser
+        .step(&mut state.model, &dense, sparse, state.lr);
+    state.model.clip();
+    for g in sparse.iter_mut() {
+        g.clear(n);
+    }
+    total
+}
+
+/// Mean loss over `data` (0 when empty).
+pub fn validation_loss(model: &Model, data: &[PackedPosition], loss: Loss) -> f64 {
+    if data.is_empty() {
+        return 0.0;
+    }
+    let total: f64 = data
+        .par_chunks(1024)
+        .map(|chunk| {
+            let mut w = Worker::new(model);
+            chunk
+                .iter()
+                .map(|pos| {
+                    w.rows(model, pos);
+                    let out = w.pass.forward(model, &w.us, &w.them);
+                    f64::from(loss.eval(out, pos).0)
+                })
+                .sum::<f64>()
+        })
+        .sum();
+    total / data.len() as f64
+}
+
+/// How far the quantised net strays from the float model on up to 2000 of
+/// `data`'s positions: (count, mean |diff| cp, max |diff| cp).
+pub fn quantisation_error(model: &Model, data: &[PackedPosition]) -> Option<(usize, f64, f64)> {
+    let net = model.quantise(String::new()).ok()?;
+    let sample = &data[..data.len().min(2000)];
+    if sample.is_empty() {
+        return None;
+    }
+    let (mut sum, mut max) = (0.0f64, 0.0f64);
+    for pos in sample {
+        let p = pos.unpack().ok()?;
+        let float = f64::from(model.evaluate(&p.board, p.turn));
+        let quant =
+            f64::from(net.raw_output_board(Kernels::scalar(), &p.board, p.turn) / net.output_scale);
+        let d = (float - quant).abs();
+        sum += d;
+        max = max.max(d);
+    }
+    Some((sample.len(), sum / sample.len() as f64, max))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::data::{GameResult, RecordWriter, TrainingPosition};
+    use shakmaty::{Board, Chess, Color, Position as _, Role};
+
+    /// Pawn 1, minor 3, rook 5, queen 9 (centipawns), white minus black.
+    fn material(board: &Board) -> i32 {
+        let value = |r: Role| match r {
+            Role::Pawn => 100,
+            Role::Knight | Role::Bishop => 300,
+            Role::Rook => 500,
+            Role::Queen => 900,
+            Role::King => 0,
+        };
+        board
+            .iter()
+            .map(|(_, p)| {
+                if p.color == Color::White {
+                    value(p.role)
+                } else {
+                    -value(p.role)
+                }
+            })
+            .sum()
+    }
+
+    /// Positions from random games, labelled with material only (side to move).
+    fn material_positions(count: usize, seed: u64) -> Vec<TrainingPosition> {
+        let mut rng = Rng::new(seed);
+        let mut out = Vec::with_capacity(count);
+        while out.len() < count {
+            let mut pos = Chess::default();
+            let plies = 8 + rng.below(120);
+            for _ in 0..plies {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                // Prefer captures half the time so material gets unbalanced.
+                let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
+                let m = if !captures.is_empty() && rng.below(2) == 0 {
+                    *captures[rng.below(captures.len())]
+                } else {
+                    moves[rng.below(moves.len())]
+                };
+                pos.play_unchecked(m);
+            }
+            let white = material(pos.board());
+            let stm = if pos.turn() == Color::White {
+                white
+            } else {
+                -white
+            };
+            let result = match stm {
+                s if s >= 200 => GameResult::Win,
+                s if s <= -200 => GameResult::Loss,
+                _ => GameResult::Draw,
+            };
+            out.push(TrainingPosition {
+                board: pos.board().clone(),
+                turn: pos.turn(),
+                score: stm as i16,
+                result,
+                halfmoves: 0,
+                fullmoves: 1,
+            });
+        }
+        out
+    }
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("tarpon-train-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn write_data(path: &Path, positions: &[TrainingPosition]) {
+        let _ = std::fs::remove_file(path);
+        let mut w = RecordWriter::append(path).unwrap();
+        for p in positions {
+            w.write(&PackedPosition::pack(p).unwrap()).unwrap();
+        }
+    }
+
+    fn small_args(dir: &Path, arch: Arch) -> TrainArgs {
+        let mut args = TrainArgs::new(vec![dir.join("data.bin")], dir.join("net.nnue"));
+        args.arch = arch;
+        args.hidden = 32;
+        args.layers = vec![32, 32];
+        args.epochs = 12;
+        args.batch = 256;
+        args.lr = 4e-3;
+        args.gamma = 0.85;
+        args.lambda = 1.0;
+        args.val_split = 0.1;
+        args.threads = Some(2);
+        args
+    }
+
+    /// Trains on material labels once per feature set; tests share the result.
+    fn trained(arch: Arch) -> &'static (TrainReport, PathBuf) {
+        static NETS: [std::sync::OnceLock<(TrainReport, PathBuf)>; 2] =
+            [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+        NETS[arch as usize].get_or_init(|| {
+            let dir = temp_dir(&format!("{arch:?}"));
+            write_data(&dir.join("data.bin"), &material_positions(6000, 11));
+            let args = small_args(&dir, arch);
+            (train(&args).unwrap(), args.out)
+        })
+    }
+
+    /// The exported net (what `written_net_is_the_quantised_model` checks
+    /// `train` wrote to `path`).
+    fn exported(model: &Model, _path: &Path) -> Network {
+        model.quantise(String::new()).unwrap()
+    }
+
+    #[test]
+    fn written_net_is_the_quantised_model() {
+        for arch in [Arch::HalfKP, Arch::HalfKAv2Hm] {
+            let (report, out) = trained(arch);
+            let written = Network::load(out).unwrap();
+            let quantised = report.model.quantise(written.description.clone()).unwrap();
+            assert!(
+                written == quantised,
+                "{arch:?}: the written net is not the quantised model"
+            );
+        }
+    }
+
+    #[test]
+    fn material_labels_drive_the_loss_down_and_the_net_prefers_more_material() {
+        let held_out: Vec<_> = material_positions(1500, 99)
+            .into_iter()
+            .filter(|p| p.score.abs() >= 300)
+            .collect();
+        assert!(held_out.len() > 200);
+        for arch in [Arch::HalfKP, Arch::HalfKAv2Hm] {
+            let (report, out) = trained(arch);
+            let last = report.epochs.last().unwrap();
+            assert!(
+                last.1 < 0.5 * report.initial_val_loss,
+                "{arch:?}: validation loss {} -> {}",
+                report.initial_val_loss,
+                last.1
+            );
+            assert!(
+                last.0 < report.epochs[0].0,
+                "{arch:?}: training loss did not fall"
+            );
+            let net = exported(&report.model, out);
+            let (mut float_right, mut quant_right) = (0, 0);
+            for p in &held_out {
+                let float = report.model.evaluate(&p.board, p.turn);
+                let quant =
+                    net.raw_output_board(Kernels::scalar(), &p.board, p.turn) / net.output_scale;
+                float_right += usize::from((float > 0.0) == (p.score > 0));
+                quant_right += usize::from((quant > 0) == (p.score > 0));
+            }
+            let n = held_out.len();
+            assert!(
+                float_right * 10 >= n * 9,
+                "{arch:?}: float net right on {float_right}/{n}"
+            );
+            assert!(
+                quant_right * 10 >= n * 9,
+                "{arch:?}: exported net right on {quant_right}/{n}"
+            );
+        }
+    }
+
+    /// The exported net evaluates held-out positions like the float model:
+    /// mean absolute difference at most 20 cp, none above 50 cp + 10%
+    /// (activations are rounded to 1/127 and weights to int16/int8 steps;
+    /// these 32-neuron test nets show about 7 cp (HalfKP) and 14 cp (HalfKAv2_hm)).
+    #[test]
+    fn exported_net_agrees_with_the_float_model() {
+        let held_out = material_positions(400, 1234);
+        for arch in [Arch::HalfKP, Arch::HalfKAv2Hm] {
+            let (report, out) = trained(arch);
+            let net = exported(&report.model, out);
+            let mut sum = 0.0;
+            for p in &held_out {
+                let float = report.model.evaluate(&p.board, p.turn);
+                let quant = (net.raw_output_board(Kernels::scalar(), &p.board, p.turn)
+                    / net.output_scale) as f32;
+                let diff = (float - quant).abs();
+                sum += diff;
+                assert!(
+                    diff <= 50.0 + 0.1 * float.abs(),
+                    "{arch:?}: float {float} cp, exported {quant} cp"
+                );
+            }
+            let mean = sum / held_out.len() as f32;
+            eprintln!("{arch:?}: mean |float - exported| = {mean:.2} cp");
+            assert!(mean <= 20.0, "{arch:?}: mean difference {mean} cp");
+        }
+    }
+
+    /// Stopping after an epoch and resuming gives exactly the net of an
+    /// uninterrupted run.
+    #[test]
+    fn resume_continues_exactly() {
+        let dir = temp_dir("resume");
+        write_data(&dir.join("data.bin"), &material_positions(800, 5));
+        let mut args = small_args(&dir, Arch::HalfKP);
+        args.epochs = 2;
+        let straight = train(&args).unwrap().model;
+        args.epochs = 1;
+        train(&args).unwrap();
+        args.epochs = 2;
+        args.resume = true;
+        let resumed = train(&args).unwrap();
+        assert_eq!(resumed.epochs.len(), 1);
+        assert!(resumed.model == straight, "the resumed run ended elsewhere");
+    }
+
+    #[test]
+    fn bad_arguments_are_refused() {
+        let dir = temp_dir("bad");
+        let mut args = small_args(&dir, Arch::HalfKP);
+        args.hidden = 30;
+        assert!(train(&args).unwrap_err().contains("--hidden"));
+        let mut args = small_args(&dir, Arch::HalfKP);
+        args.data = vec![dir.join("missing.bin")];
+        assert!(train(&args).unwrap_err().contains("cannot open"));
+    }
+}

@@ -1,0 +1,506 @@
+//! NNUE: incremental accumulators against full refreshes, SIMD paths against
+//! the scalar path, net files round-tripping and bad files rejected, and a
+//! hand-made net whose output is computed independently.
+
+use std::sync::Arc;
+
+use shakmaty::{Board, Color, Position as _, Role};
+use tarpon::eval::Evaluator;
+use tarpon::eval::nnue::layers::{Affine, FeatureTransformer};
+use tarpon::eval::nnue::random::{Rng, random_network};
+use tarpon::eval::nnue::{FeatureSet, Kernels, NetError, Network, NnueEvaluator, SimdPath};
+use tarpon::position::Position;
+
+/// Start positions rich in castling, en passant, promotions and king moves;
+/// the last is Chess960.
+const STARTS: [(&str, bool); 6] = [
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        false,
+    ),
+    (
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        false,
+    ),
+    ("8/2P1P3/1k6/8/8/6K1/3p1p2/8 w - - 0 1", false),
+    (
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        false,
+    ),
+    ("r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R b KQkq - 0 1", false),
+    (
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        true,
+    ),
+];
+
+/// What a random walk does at one step.
+enum Step {
+    Move,
+    Null,
+    Back,
+}
+
+/// Plays random games from every start position, with null moves and
+/// take-backs mixed in, calling `check` at the positions chosen by the walk
+/// (about every other ply, so lazy updates over several plies are covered).
+fn random_walks(games: usize, seed: u64, mut follow: impl FnMut(WalkEvent<'_>)) {
+    let mut rng = Rng::new(seed);
+    for game in 0..games {
+        let (fen, chess960) = STARTS[game % STARTS.len()];
+        let mut pos = Position::from_fen(fen, chess960).unwrap();
+        follow(WalkEvent::Reset(&pos));
+        let mut depth = 0usize;
+        for _ in 0..120 {
+            let moves = pos.legal_moves();
+            let step = match rng.below(20) {
+                _ if moves.is_empty() => Step::Back,
+                0..=1 if !pos.is_check() => Step::Null,
+                2..=3 if depth > 0 => Step::Back,
+                _ => Step::Move,
+            };
+            match step {
+                Step::Move => {
+                    let m = moves[rng.below(moves.len())];
+                    let changes = pos.make(m);
+                    follow(WalkEvent::Push(&pos, &changes));
+                    depth += 1;
+                }
+                Step::Null => {
+                    assert!(pos.make_null());
+                    follow(WalkEvent::PushNull);
+                    depth += 1;
+                }
+                Step::Back => {
+                    if depth == 0 {
+                        break;
+                    }
+                    pos.unmake();
+                    follow(WalkEvent::Pop);
+                    depth -= 1;
+                }
+            }
+            if rng.below(2) == 0 {
+                follow(WalkEvent::Check(&pos));
+            }
+        }
+        follow(WalkEvent::Check(&pos));
+    }
+}
+
+enum WalkEvent<'a> {
+    Reset(&'a Position),
+    Push(&'a Position, &'a tarpon::position::PieceChanges),
+    PushNull,
+    Pop,
+    Check(&'a Position),
+}
+
+fn drive(ev: &mut NnueEvaluator, event: &WalkEvent<'_>) {
+    match event {
+        WalkEvent::Reset(pos) => ev.reset(pos),
+        WalkEvent::Push(pos, changes) => ev.push(pos, changes),
+        WalkEvent::PushNull => ev.push_null(),
+        WalkEvent::Pop => ev.pop(),
+        WalkEvent::Check(_) => {}
+    }
+}
+
+#[test]
+fn incremental_accumulators_equal_full_refresh_for_both_feature_sets() {
+    for (set, seed) in [(FeatureSet::HalfKP, 11), (FeatureSet::HalfKAv2Hm, 12)] {
+        let net = Arc::new(random_network(set, 32, &[16, 16], 2, seed).unwrap());
+        let mut ev = NnueEvaluator::new(net.clone());
+        let mut checked = 0;
+        random_walks(1200, seed, |event| {
+            drive(&mut ev, &event);
+            if let WalkEvent::Check(pos) = event {
+                let board = pos.chess().board();
+                let expected_white = net.full_accumulator(board, Color::White);
+                let expected_black = net.full_accumulator(board, Color::Black);
+                let (white, black) = ev.accumulators(pos);
+                assert_eq!(
+                    white,
+                    &expected_white[..],
+                    "{set:?} white accumulator at {}",
+                    pos.fen()
+                );
+                assert_eq!(
+                    black,
+                    &expected_black[..],
+                    "{set:?} black accumulator at {}",
+                    pos.fen()
+                );
+                let expected =
+                    net.raw_output_board(Kernels::scalar(), board, pos.turn()) / net.output_scale;
+                assert_eq!(
+                    ev.evaluate(pos),
+                    expected,
+                    "{set:?} evaluation at {}",
+                    pos.fen()
+                );
+                checked += 1;
+            }
+        });
+        assert!(checked > 50_000, "only {checked} positions checked");
+    }
+}
+
+#[test]
+fn every_simd_path_equals_scalar_on_random_nets_and_positions() {
+    let paths: Vec<&'static Kernels> = SimdPath::ALL
+        .into_iter()
+        .filter_map(Kernels::for_path)
+        .collect();
+    println!(
+        "paths under test: {:?}",
+        paths.iter().map(|k| k.path).collect::<Vec<_>>()
+    );
+    for (set, width, seed) in [
+        (FeatureSet::HalfKAv2Hm, 256, 21),
+        (FeatureSet::HalfKP, 128, 22),
+    ] {
+        let net = Arc::new(random_network(set, width, &[32, 32], 8, seed).unwrap());
+        let mut evaluators: Vec<NnueEvaluator> = paths
+            .iter()
+            .map(|&k| NnueEvaluator::with_kernels(net.clone(), k))
+            .collect();
+        let mut distinct = std::collections::HashSet::new();
+        random_walks(60, seed, |event| {
+            let check = matches!(event, WalkEvent::Check(_));
+            let mut outputs = Vec::new();
+            for ev in evaluators.iter_mut() {
+                drive(ev, &event);
+                if let WalkEvent::Check(pos) = &event {
+                    outputs.push(ev.raw_output(pos));
+                }
+            }
+            if check {
+                assert!(
+                    outputs.windows(2).all(|w| w[0] == w[1]),
+                    "paths disagree: {outputs:?}"
+                );
+                distinct.insert(outputs[0]);
+            }
+        });
+        // The random nets must produce varied outputs, or the comparison proves little.
+        assert!(
+            distinct.len() > 100,
+            "only {} distinct outputs",
+            distinct.len()
+        );
+    }
+}
+
+fn temp_path(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("tarpon-nnue-test-{}-{name}", std::process::id()))
+}
+
+/// Reads a Stockfish 12 file back; its description is the architecture
+/// string, which replaces the net's own.
+fn read_back_sf12(bytes: &[u8]) -> Network {
+    let mut net = Network::from_bytes(bytes).unwrap();
+    assert!(
+        net.description
+            .starts_with("Features=HalfKP(Friend)[41024->"),
+        "{}",
+        net.description
+    );
+    net.description = format!(
+        "random net, seed {}",
+        31 + [32, 256, 48]
+            .iter()
+            .position(|&n| n == net.half_dims())
+            .unwrap()
+    );
+    net
+}
+
+#[test]
+fn nets_round_trip_through_both_formats_and_files() {
+    let halfkp = random_network(FeatureSet::HalfKP, 32, &[32, 32], 1, 31).unwrap();
+    let sf12 = halfkp.to_bytes();
+    assert_eq!(
+        &sf12[..4],
+        &0x7AF3_2F16u32.to_le_bytes(),
+        "HalfKP nets are written in the Stockfish 12 layout"
+    );
+    assert_eq!(read_back_sf12(&sf12), halfkp);
+    // Stockfish 12's standard shape with its published hashes, other sizes by
+    // the same formulas.
+    let standard = random_network(FeatureSet::HalfKP, 256, &[32, 32], 1, 32).unwrap();
+    let bytes = standard.to_bytes();
+    assert_eq!(&bytes[4..8], &0x3E5A_A6EEu32.to_le_bytes());
+    assert_eq!(read_back_sf12(&bytes), standard);
+    let odd = random_network(FeatureSet::HalfKP, 48, &[24, 7], 1, 33).unwrap();
+    assert_eq!(read_back_sf12(&odd.to_bytes()), odd);
+
+    let halfka = random_network(FeatureSet::HalfKAv2Hm, 64, &[16, 32], 4, 34).unwrap();
+    let ours = halfka.to_bytes();
+    assert_eq!(&ours[..8], b"TARPNNUE");
+    assert_eq!(Network::from_bytes(&ours).unwrap(), halfka);
+    // Our format holds HalfKP nets too.
+    assert_eq!(
+        Network::from_bytes(&halfkp.to_tarpon_bytes()).unwrap(),
+        halfkp
+    );
+
+    let path = temp_path("roundtrip.nnue");
+    halfka.save(&path).unwrap();
+    let loaded = Network::load(&path);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(loaded.unwrap(), halfka);
+}
+
+#[test]
+fn bad_files_are_rejected_without_panic() {
+    let halfkp = random_network(FeatureSet::HalfKP, 16, &[8, 8], 1, 41)
+        .unwrap()
+        .to_bytes();
+    let halfka = random_network(FeatureSet::HalfKAv2Hm, 16, &[8, 8], 2, 42)
+        .unwrap()
+        .to_bytes();
+    let mut rng = Rng::new(43);
+    for bytes in [&halfkp, &halfka] {
+        // Truncated anywhere: the header, the transformer, the dense layers, the checksum.
+        let mut cuts: Vec<usize> = (0..200).collect();
+        cuts.extend((0..300).map(|_| rng.below(bytes.len())));
+        cuts.extend(bytes.len() - 200..bytes.len());
+        for cut in cuts {
+            let err = Network::from_bytes(&bytes[..cut]).unwrap_err();
+            assert!(!err.to_string().is_empty());
+        }
+        // Trailing garbage.
+        let mut longer = bytes.clone();
+        longer.extend_from_slice(&[0; 5]);
+        assert!(Network::from_bytes(&longer).is_err());
+    }
+
+    // Wrong versions.
+    let mut v = halfkp.clone();
+    v[0] ^= 1;
+    assert!(matches!(
+        Network::from_bytes(&v),
+        Err(NetError::UnknownFormat(_))
+    ));
+    let mut v = halfka.clone();
+    v[8] = 2;
+    assert!(matches!(
+        Network::from_bytes(&v),
+        Err(NetError::UnsupportedVersion(_))
+    ));
+
+    // Wrong architectures: a transformer hash that is not HalfKP (as in newer
+    // Stockfish nets), a network hash no stack matches, an unknown feature set.
+    let desc_len = u32::from_le_bytes(halfkp[8..12].try_into().unwrap()) as usize;
+    let ft_hash_at = 12 + desc_len;
+    let mut v = halfkp.clone();
+    v[ft_hash_at..ft_hash_at + 4].copy_from_slice(&0x7F23_4CB8u32.to_le_bytes());
+    assert!(matches!(
+        Network::from_bytes(&v),
+        Err(NetError::Architecture(_))
+    ));
+    let mut v = halfkp.clone();
+    v[4] ^= 0x40; // header hash no longer transformer ^ network
+    assert!(Network::from_bytes(&v).is_err());
+    let mut v = halfka.clone();
+    v[12] = 9;
+    assert!(matches!(
+        Network::from_bytes(&v),
+        Err(NetError::Architecture(_))
+    ));
+
+    // A flipped bit anywhere in our format is caught by the checksum (or the
+    // header checks before it).
+    for _ in 0..200 {
+        let mut v = halfka.clone();
+        let at = rng.below(v.len());
+        v[at] ^= 1 << rng.below(8);
+        assert!(
+            Network::from_bytes(&v).is_err(),
+            "bit flip at {at} accepted"
+        );
+    }
+    let mut v = halfka.clone();
+    let mid = v.len() / 2;
+    v[mid] ^= 0x10;
+    assert!(matches!(
+        Network::from_bytes(&v),
+        Err(NetError::Checksum { .. })
+    ));
+
+    // Random bytes, with and without a valid first word.
+    for len in [0, 1, 3, 4, 7, 64, 4096, 100_000] {
+        let mut v: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
+        assert!(Network::from_bytes(&v).is_err());
+        if len >= 8 {
+            v[..4].copy_from_slice(&0x7AF3_2F16u32.to_le_bytes());
+            assert!(Network::from_bytes(&v).is_err());
+            v[..8].copy_from_slice(b"TARPNNUE");
+            assert!(Network::from_bytes(&v).is_err());
+        }
+    }
+
+    // Missing and empty files.
+    assert!(matches!(
+        Network::load(temp_path("does-not-exist")),
+        Err(NetError::Io(_))
+    ));
+    let empty = temp_path("empty.nnue");
+    std::fs::write(&empty, b"").unwrap();
+    let result = Network::load(&empty);
+    std::fs::remove_file(&empty).unwrap();
+    assert!(result.is_err());
+}
+
+// ------------------------------------------------------------ hand-made net
+
+/// Pawn weight in the hand-made net: ten plus the pawn's rank counted from
+/// its owner's side (0..7).
+fn pawn_weight(relative_rank: usize) -> i16 {
+    10 + relative_rank as i16
+}
+
+const TEMPO: i32 = 5;
+
+/// A 16-wide net in which neuron 0 of each perspective sums the weights of
+/// its own pawns, neuron 1 those of the opponent's; the dense layers compute
+/// `clamp(n0) - clamp(n1) + 5` in centipawns.
+fn hand_made_net(set: FeatureSet) -> Network {
+    let n = 16;
+    let mut weights = vec![0i16; set.dimensions() * n];
+    let kings: Vec<shakmaty::Square> = shakmaty::Square::ALL.to_vec();
+    for perspective in Color::ALL {
+        for &king in &kings {
+            for owner in Color::ALL {
+                for square in shakmaty::Square::ALL {
+                    let rank = usize::from(square.rank());
+                    if rank == 0 || rank == 7 {
+                        continue;
+                    }
+                    let relative_rank = if owner == Color::White {
+                        rank
+                    } else {
+                        7 - rank
+                    };
+                    let piece = Role::Pawn.of(owner);
+                    let feature = set.index(perspective, king, piece, square).unwrap();
+                    let neuron = if owner == perspective { 0 } else { 1 };
+                    weights[feature * n + neuron] = pawn_weight(relative_rank);
+                }
+            }
+        }
+    }
+    let transformer = FeatureTransformer {
+        features: set,
+        half_dims: n,
+        biases: vec![0; n],
+        weights,
+    };
+    // 32 -> 2: difference and its negation, times 64 (one after the >> 6).
+    let mut l1 = Affine::zeros(2 * n, 2);
+    *l1.weight_mut(0, 0) = 64;
+    *l1.weight_mut(0, 1) = -64;
+    *l1.weight_mut(1, 0) = -64;
+    *l1.weight_mut(1, 1) = 64;
+    // 2 -> 2: identity.
+    let mut l2 = Affine::zeros(2, 2);
+    *l2.weight_mut(0, 0) = 64;
+    *l2.weight_mut(1, 1) = 64;
+    // 2 -> 1: (a0 - a1) * 16 + tempo * 16, and 16 is the output scale.
+    let mut l3 = Affine::zeros(2, 1);
+    *l3.weight_mut(0, 0) = 16;
+    *l3.weight_mut(0, 1) = -16;
+    l3.biases[0] = 16 * TEMPO;
+    Network::new(
+        transformer,
+        vec![vec![l1, l2, l3]],
+        16,
+        "hand-made pawn counter".into(),
+    )
+    .unwrap()
+}
+
+/// The hand-made net's value computed with chess knowledge only.
+fn hand_computed(board: &Board, to_move: Color) -> i32 {
+    let sum = |owner: Color| -> i32 {
+        let total: i32 = (board.by_piece(Role::Pawn.of(owner)))
+            .into_iter()
+            .map(|sq| {
+                let rank = usize::from(sq.rank());
+                i32::from(pawn_weight(if owner == Color::White {
+                    rank
+                } else {
+                    7 - rank
+                }))
+            })
+            .sum();
+        total.clamp(0, 127)
+    };
+    (sum(to_move) - sum(!to_move)).clamp(-127, 127) + TEMPO
+}
+
+#[test]
+fn a_hand_made_net_gives_the_values_computed_by_hand() {
+    let cases = [
+        // Symmetric: only the tempo.
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            5,
+        ),
+        // White: d5 (10 + 4) + a2, b2 (11 each) = 36 against nothing.
+        ("4k3/8/8/3P4/8/8/PP6/4K3 w - - 0 1", 36 + 5),
+        ("4k3/8/8/3P4/8/8/PP6/4K3 b - - 0 1", -36 + 5),
+        // Black: e3 is black's sixth rank (10 + 5 = 15); white: h2 = 11.
+        ("4k3/8/8/8/8/4p3/7P/4K3 w - - 0 1", 11 - 15 + 5),
+    ];
+    for set in FeatureSet::ALL {
+        // Evaluate the net as read back from its file (Stockfish 12 layout
+        // for HalfKP, ours for HalfKAv2_hm): the file must carry it unchanged.
+        let made = hand_made_net(set);
+        let net = Arc::new(Network::from_bytes(&made.to_bytes()).unwrap());
+        assert_eq!(
+            (&net.transformer, &net.stacks),
+            (&made.transformer, &made.stacks)
+        );
+        for (fen, expected) in cases {
+            let pos = Position::from_fen(fen, false).unwrap();
+            let board = pos.chess().board();
+            assert_eq!(hand_computed(board, pos.turn()), expected, "{fen}");
+            for kernels in SimdPath::ALL.into_iter().filter_map(Kernels::for_path) {
+                let mut ev = NnueEvaluator::with_kernels(net.clone(), kernels);
+                ev.reset(&pos);
+                assert_eq!(
+                    ev.evaluate(&pos),
+                    expected,
+                    "{set:?} {} {fen}",
+                    kernels.path
+                );
+            }
+        }
+        // And along random games, where clamping kicks in with advanced pawns.
+        let mut ev = NnueEvaluator::new(net.clone());
+        random_walks(100, 51, |event| {
+            drive(&mut ev, &event);
+            if let WalkEvent::Check(pos) = event {
+                assert_eq!(
+                    ev.evaluate(pos),
+                    hand_computed(pos.chess().board(), pos.turn()),
+                    "{}",
+                    pos.fen()
+                );
+            }
+        });
+    }
+}
+
+#[test]
+fn output_buckets_follow_the_piece_count() {
+    let net = random_network(FeatureSet::HalfKAv2Hm, 16, &[8, 8], 8, 61).unwrap();
+    // Stockfish's rule for 8 buckets: (pieces - 1) / 4.
+    for pieces in 2..=32 {
+        assert_eq!(net.bucket_for(pieces), (pieces - 1) / 4);
+    }
+    let single = random_network(FeatureSet::HalfKAv2Hm, 16, &[8, 8], 1, 62).unwrap();
+    assert!((2..=32).all(|p| single.bucket_for(p) == 0));
+}
