@@ -383,46 +383,30 @@ impl Drop for TempDir {
     }
 }
 
-/// Every legal placement of white king `wk`, black king `bk` and a white
-/// piece elsewhere: a broad sweep over a table's index space.
+/// Legal placements of a white piece (`Q`, `R`, ...) beside four pairs of
+/// kings: a broad sweep over a table's index space.
 fn sweep(piece: char) -> Vec<Position> {
+    use shakmaty::{Board, CastlingMode, Chess, Color, FromSetup, Role, Setup, Square};
+    let role = Role::from_char(piece.to_ascii_lowercase()).unwrap();
     let mut out = Vec::new();
-    for (i, (wk, bk)) in [(0, 63), (27, 45), (7, 56), (12, 50)].iter().enumerate() {
-        for sq in 0..64 {
-            if sq == *wk || sq == *bk {
-                continue;
-            }
-            let mut board = ['.'; 64];
-            board[*wk] = 'K';
-            board[*bk] = 'k';
-            board[sq] = piece;
-            let rows: Vec<String> = (0..8)
-                .rev()
-                .map(|rank| {
-                    let mut row = String::new();
-                    let mut empty = 0;
-                    for file in 0..8 {
-                        match board[rank * 8 + file] {
-                            '.' => empty += 1,
-                            c => {
-                                if empty > 0 {
-                                    row.push_str(&empty.to_string());
-                                    empty = 0;
-                                }
-                                row.push(c);
-                            }
-                        }
-                    }
-                    if empty > 0 {
-                        row.push_str(&empty.to_string());
-                    }
-                    row
-                })
-                .collect();
-            let turn = if (i + sq) % 2 == 0 { "w" } else { "b" };
-            if let Ok(p) = Position::from_fen(&format!("{} {turn} - - 0 1", rows.join("/")), false)
-            {
-                out.push(p);
+    for (i, (wk, bk)) in [(0, 63), (27, 45), (7, 56), (12, 50)]
+        .into_iter()
+        .enumerate()
+    {
+        for sq in (0..64).filter(|&sq| sq != wk && sq != bk) {
+            let mut board = Board::empty();
+            board.set_piece_at(Square::new(wk), Role::King.of(Color::White));
+            board.set_piece_at(Square::new(bk), Role::King.of(Color::Black));
+            board.set_piece_at(Square::new(sq), role.of(Color::White));
+            let mut setup = Setup::empty();
+            setup.board = board;
+            setup.turn = if (i as u32 + sq).is_multiple_of(2) {
+                Color::White
+            } else {
+                Color::Black
+            };
+            if let Ok(chess) = Chess::from_setup(setup, CastlingMode::Standard) {
+                out.push(Position::from_chess(chess));
             }
         }
     }
@@ -880,7 +864,7 @@ fn info_lines_report_tbhits_and_the_true_result() {
         let (hits, score, wdl) = last_info(&lines);
         assert!(hits > 0);
         let cp: i32 = score.strip_prefix("cp ").unwrap().parse().unwrap();
-        assert!(cp >= TB_WIN_IN_MAX_PLY && cp < MATE_BOUND, "{score}");
+        assert!((TB_WIN_IN_MAX_PLY..MATE_BOUND).contains(&cp), "{score}");
         assert_eq!(wdl, "1000 0 0");
 
         // Root in the tables: a draw, whatever the evaluation says.
