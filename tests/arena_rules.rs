@@ -254,7 +254,6 @@ fn hang_on_the_clock_is_a_time_forfeit_and_without_clock_an_abandonment() {
         ["1-0", "time forfeit", "Black loses on time"],
     );
     assert_no_leftovers(&s);
-    std::fs::remove_file(s.dir.join("games.pgn")).unwrap();
     expect_game(
         &s,
         &uci(&s, "hanger", "hang", "", "nodes=1000"),
@@ -303,7 +302,6 @@ fn checkmate_and_repetition_are_judged_by_the_arena() {
         ["0-1", "normal", "Black mates"],
     );
     assert_eq!(tag(&pgn, "PlyCount"), "4");
-    std::fs::remove_file(s.dir.join("games.pgn")).unwrap();
     // Knights out and back twice: the start position occurs a third time.
     expect_game(
         &s,

@@ -452,6 +452,24 @@ fn parse_openings(
     Ok((book, name, sequence))
 }
 
+/// xboard has no node limit, and its `st` command takes whole seconds.
+fn check_protocol_supports(engine: &EngineConfig, tc: &TimeControl) -> Result<(), String> {
+    if engine.protocol != Protocol::Xboard {
+        return Ok(());
+    }
+    match tc {
+        TimeControl::Nodes(_) => Err(format!(
+            "engine {}: xboard engines cannot play a fixed node count",
+            engine.name
+        )),
+        TimeControl::MoveTime { ms } if !ms.is_multiple_of(1000) => Err(format!(
+            "engine {}: xboard's st takes whole seconds",
+            engine.name
+        )),
+        _ => Ok(()),
+    }
+}
+
 impl MatchPlan {
     /// `raw` is the whole command line, to group the `--engine` tokens.
     pub fn from_args(args: &Args, raw: &[String]) -> Result<MatchPlan, String> {
@@ -478,6 +496,9 @@ impl MatchPlan {
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
+        for (engine, tc) in engines.iter().zip(&time_controls) {
+            check_protocol_supports(engine, tc)?;
+        }
         let chess960 = match args.variant.as_str() {
             "standard" => false,
             "fischerandom" | "chess960" => true,
@@ -577,6 +598,16 @@ mod tests {
             vec![tokens("tarpon:pst name=a"), tokens("cmd=x args=-v")]
         );
         assert!(group_engine_tokens(&raw, &tokens("tarpon:pst")).is_err());
+    }
+
+    #[test]
+    fn xboard_limits_are_checked_up_front() {
+        let xboard = engine_config(&[], &tokens("cmd=x proto=xboard"), false).unwrap();
+        assert!(check_protocol_supports(&xboard, &TimeControl::Nodes(100)).is_err());
+        assert!(check_protocol_supports(&xboard, &TimeControl::MoveTime { ms: 500 }).is_err());
+        assert!(check_protocol_supports(&xboard, &TimeControl::MoveTime { ms: 2000 }).is_ok());
+        let uci = engine_config(&[], &tokens("cmd=x"), false).unwrap();
+        assert!(check_protocol_supports(&uci, &TimeControl::Nodes(100)).is_ok());
     }
 
     #[test]
