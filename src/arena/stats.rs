@@ -90,7 +90,11 @@ impl Pentanomial {
         if self.pairs() == 0 {
             return None;
         }
-        moments(self.0.map(|c| (c as f64).max(1e-3)))
+        moments(self.regularized_counts())
+    }
+
+    fn regularized_counts(&self) -> [f64; 5] {
+        self.0.map(|c| (c as f64).max(1e-3))
     }
 }
 
@@ -286,7 +290,8 @@ impl Sprt {
                 )
             }
         };
-        let n = penta.pairs() as f64;
+        // The sample size that goes with the regularized moments (fishtest's N).
+        let n: f64 = penta.regularized_counts().iter().sum();
         n * ((mean - mu0).powi(2) - (mean - mu1).powi(2)) / (2.0 * var)
     }
 
