@@ -33,10 +33,20 @@ pub enum Mode {
 }
 
 pub fn run(args: &ExplainArgs) -> ExitCode {
-    match &args.mode {
-        Mode::Maze(a) => maze::run(a),
-        Mode::Tree(a) => tree::run(a),
-        Mode::Trace(a) => trace::run(a),
-        Mode::Game(a) => game::run(a),
+    let report = match &args.mode {
+        Mode::Maze(a) => return maze::run(a),
+        Mode::Tree(a) => tree::report(a),
+        Mode::Trace(a) => trace::trace(a),
+        Mode::Game(a) => game::game(a),
+    };
+    match report {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
     }
 }

@@ -7,7 +7,6 @@ pub mod heat;
 pub mod pgn;
 
 use std::fmt::Write as _;
-use std::process::ExitCode;
 
 use clap::Args;
 use shakmaty::{Color, Move, Position as _};
@@ -280,20 +279,8 @@ fn report_table(game: &pgn::Game, reports: &[MoveReport]) -> String {
     out
 }
 
-pub fn run(args: &GameArgs) -> ExitCode {
-    match game(args) {
-        Ok(text) => {
-            print!("{text}");
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-fn game(args: &GameArgs) -> Result<String, String> {
+/// The text `explain game` prints, or why it cannot.
+pub fn game(args: &GameArgs) -> Result<String, String> {
     let text = std::fs::read_to_string(&args.pgn)
         .map_err(|e| format!("cannot read {}: {e}", args.pgn.display()))?;
     let games = pgn::read_games(&text).map_err(|e| format!("{}: {e}", args.pgn.display()))?;

@@ -5,7 +5,6 @@ pub mod eval_view;
 pub mod search_view;
 
 use std::fmt::Write as _;
-use std::process::ExitCode;
 
 use clap::Args;
 
@@ -37,20 +36,8 @@ pub struct TraceArgs {
     pub json: bool,
 }
 
-pub fn run(args: &TraceArgs) -> ExitCode {
-    match trace(args) {
-        Ok(text) => {
-            print!("{text}");
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-fn trace(args: &TraceArgs) -> Result<String, String> {
+/// The text `explain trace` prints, or why it cannot.
+pub fn trace(args: &TraceArgs) -> Result<String, String> {
     let pos = Position::from_fen(args.fen.as_deref().unwrap_or(START_FEN), false)
         .map_err(|e| e.to_string())?;
     let mut eval = args.eval.evaluator()?;

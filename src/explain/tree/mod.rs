@@ -11,7 +11,6 @@ pub mod soft;
 mod walker;
 
 use std::fmt::Write as _;
-use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
@@ -202,21 +201,12 @@ fn check_args(args: &TreeArgs) -> Result<(), String> {
     Ok(())
 }
 
-pub fn run(args: &TreeArgs) -> ExitCode {
-    let result = check_args(args).and_then(|()| match &args.bench_positions {
+/// The text `explain tree` prints, or why it cannot.
+pub fn report(args: &TreeArgs) -> Result<String, String> {
+    check_args(args).and_then(|()| match &args.bench_positions {
         Some(file) => bench(args, file),
         None => single(args),
-    });
-    match result {
-        Ok(text) => {
-            print!("{text}");
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    })
 }
 
 fn san(pos: &Position, m: Option<Move>) -> String {
