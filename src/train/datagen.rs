@@ -27,6 +27,8 @@ use crate::eval::nnue::Network;
 use crate::eval::nnue::random::Rng;
 use crate::position::{Position, START_FEN};
 use crate::search::{Limits, Score, SearchConfig, SearchControl, TranspositionTable, run_search};
+use crate::tablebase::Tablebase;
+use shakmaty_syzygy::Wdl;
 
 /// Arguments of `tarpon datagen`.
 #[derive(Args, Debug, Clone)]
@@ -84,6 +86,10 @@ pub struct DatagenArgs {
     /// Evaluate with this net instead of the PST evaluator (later generations).
     #[arg(long)]
     pub net: Option<PathBuf>,
+    /// Syzygy directories (separated like `SyzygyPath`): a game whose
+    /// position the tables can answer ends there with the tables' result.
+    #[arg(long)]
+    pub syzygy: Option<String>,
     /// Hide the progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -219,6 +225,8 @@ struct GameSetup<'a> {
     args: &'a DatagenArgs,
     openings: &'a Openings,
     config: SearchConfig,
+    /// Empty unless `--syzygy` is given.
+    tablebase: Tablebase,
 }
 
 /// The seed of game `game` in a run seeded with `seed`.
@@ -259,6 +267,18 @@ fn rules_verdict(pos: &Position) -> Option<Option<Color>> {
         .then_some(None)
 }
 
+/// The game's result if the tablebases know it: the winner under the
+/// fifty-move rule (cursed wins and blessed losses are draws), `None` inside
+/// for a draw; `None` when the tables cannot answer.
+fn tablebase_verdict(tables: &Tablebase, pos: &Position) -> Option<Option<Color>> {
+    let turn = pos.turn();
+    match tables.probe_wdl(pos.chess())? {
+        Wdl::Win => Some(Some(turn)),
+        Wdl::Loss => Some(Some(!turn)),
+        Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => Some(None),
+    }
+}
+
 /// Whether a searched position makes a good training example: quiet (not in
 /// check, best move neither capture nor promotion) and not a mate score.
 fn keep(pos: &Position, best: &Move, score: Score) -> Option<i16> {
@@ -285,6 +305,9 @@ fn play_game(setup: &GameSetup, game: u64, tt: &TranspositionTable) -> PlayedGam
     let mut ply = 0;
     let winner = loop {
         if let Some(verdict) = rules_verdict(&pos) {
+            break verdict;
+        }
+        if let Some(verdict) = tablebase_verdict(&setup.tablebase, &pos) {
             break verdict;
         }
         if ply >= setup.args.max_plies {
@@ -382,10 +405,21 @@ pub fn generate(args: &DatagenArgs) -> Result<DatagenReport, String> {
         )),
         None => EvalChoice::Pst,
     };
+    let tablebase = match &args.syzygy {
+        Some(paths) => {
+            let tables = Tablebase::open(paths);
+            if tables.is_empty() {
+                return Err(format!("--syzygy {paths}: no usable Syzygy tables"));
+            }
+            tables
+        }
+        None => Tablebase::empty(),
+    };
     let writer = Mutex::new(RecordWriter::append(&args.out).map_err(|e| e.to_string())?);
     let setup = GameSetup {
         args,
         openings: &openings,
+        tablebase,
         config: SearchConfig {
             threads: 1,
             eval,
@@ -499,6 +533,7 @@ mod tests {
             draw_after: 40,
             max_plies: 160,
             net: None,
+            syzygy: None,
             quiet: true,
         }
     }
@@ -618,6 +653,41 @@ mod tests {
         assert_eq!(records.len() as u64, report.positions);
         a.net = Some(dir.join("missing.nnue"));
         assert!(generate(&a).is_err());
+    }
+
+    #[test]
+    fn tablebases_end_games_they_know() {
+        let dir = temp_path("tb");
+        std::fs::create_dir_all(&dir).unwrap();
+        // White's rook against a bare king, then black's: won for the side
+        // with the rook whoever is to move.
+        let book = dir.join("book.epd");
+        std::fs::write(
+            &book,
+            "8/8/8/4k3/8/8/8/R3K3 w - - 0 1\n8/8/8/4k3/8/8/8/r3K3 w - - 0 1\n",
+        )
+        .unwrap();
+        let mut a = args(dir.join("data.bin"));
+        a.book = Some(book);
+        a.random_plies = 0;
+        a.games = Some(6);
+        // Without tables the games are searched and leave positions behind.
+        let searched = generate(&a).unwrap();
+        assert!(searched.positions > 0);
+        a.out = dir.join("tb.bin");
+        a.syzygy = Some("../shared/data/syzygy".into());
+        let judged = generate(&a).unwrap();
+        assert_eq!(judged.positions, 0, "the tables end every game at once");
+        assert_eq!(judged.games, 6);
+        assert_eq!(judged.results[1], 0, "no draws");
+        assert_eq!(judged.results[0] + judged.results[2], 6);
+        assert!(judged.results[0] > 0 && judged.results[2] > 0);
+        a.syzygy = Some("/nonexistent/tables".into());
+        assert!(
+            generate(&a)
+                .unwrap_err()
+                .contains("no usable Syzygy tables")
+        );
     }
 
     #[test]
