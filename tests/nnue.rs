@@ -391,12 +391,7 @@ fn hand_made_net(set: FeatureSet) -> Network {
             }
         }
     }
-    let transformer = FeatureTransformer {
-        features: set,
-        half_dims: n,
-        biases: vec![0; n],
-        weights,
-    };
+    let transformer = FeatureTransformer::new(set, n, vec![0; n], weights);
     // 32 -> 2: difference and its negation, times 64 (one after the >> 6).
     let mut l1 = Affine::zeros(2 * n, 2);
     *l1.weight_mut(0, 0) = 64;
@@ -503,4 +498,264 @@ fn output_buckets_follow_the_piece_count() {
     }
     let single = random_network(FeatureSet::HalfKAv2Hm, 16, &[8, 8], 1, 62).unwrap();
     assert!((2..=32).all(|p| single.bucket_for(p) == 0));
+}
+
+// ------------------------------------------------------- Stockfish 15.1 nets
+
+use tarpon::eval::nnue::extract::find_embedded_net;
+use tarpon::eval::nnue::layers::Accumulated;
+use tarpon::eval::nnue::network::Head;
+use tarpon::eval::nnue::random::random_stockfish15_network;
+
+#[test]
+fn stockfish15_nets_are_incremental_and_equal_full_refresh() {
+    let net = Arc::new(random_stockfish15_network(32, 71).unwrap());
+    assert_eq!(net.head, Head::Stockfish15);
+    let mut ev = NnueEvaluator::new(net.clone());
+    let mut checked = 0;
+    let mut distinct = std::collections::HashSet::new();
+    random_walks(400, 71, |event| {
+        drive(&mut ev, &event);
+        if let WalkEvent::Check(pos) = event {
+            let board = pos.chess().board();
+            let (white, black) = ev.accumulators(pos);
+            assert_eq!(white, &net.full_accumulator(board, Color::White)[..]);
+            assert_eq!(black, &net.full_accumulator(board, Color::Black)[..]);
+            let (white, black) = ev.psqt_sums(pos);
+            assert_eq!(white, &net.full_psqt(board, Color::White)[..]);
+            assert_eq!(black, &net.full_psqt(board, Color::Black)[..]);
+            let raw = net.raw_output_board(Kernels::scalar(), board, pos.turn());
+            assert_eq!(ev.raw_output(pos), raw, "{}", pos.fen());
+            assert_eq!(ev.evaluate(pos), net.centipawns(raw), "{}", pos.fen());
+            distinct.insert(raw);
+            checked += 1;
+        }
+    });
+    assert!(checked > 15_000, "only {checked} positions checked");
+    assert!(
+        distinct.len() > 1000,
+        "only {} distinct outputs",
+        distinct.len()
+    );
+}
+
+#[test]
+fn stockfish15_simd_paths_equal_scalar() {
+    let paths: Vec<&'static Kernels> = SimdPath::ALL
+        .into_iter()
+        .filter_map(Kernels::for_path)
+        .collect();
+    // 1024 is the released width; 48 leaves tails after every SIMD block.
+    for (width, seed) in [(1024, 81), (48, 82)] {
+        let net = Arc::new(random_stockfish15_network(width, seed).unwrap());
+        let mut evaluators: Vec<NnueEvaluator> = paths
+            .iter()
+            .map(|&k| NnueEvaluator::with_kernels(net.clone(), k))
+            .collect();
+        let mut distinct = std::collections::HashSet::new();
+        random_walks(24, seed, |event| {
+            let mut outputs = Vec::new();
+            for ev in evaluators.iter_mut() {
+                drive(ev, &event);
+                if let WalkEvent::Check(pos) = &event {
+                    outputs.push(ev.raw_output(pos));
+                }
+            }
+            if let Some(&first) = outputs.first() {
+                assert!(
+                    outputs.iter().all(|&o| o == first),
+                    "paths disagree: {outputs:?}"
+                );
+                distinct.insert(first);
+            }
+        });
+        assert!(
+            distinct.len() > 100,
+            "only {} distinct outputs",
+            distinct.len()
+        );
+    }
+}
+
+/// A Stockfish 15.1-layout net whose every step can be followed by hand.
+#[test]
+fn a_hand_made_stockfish15_net_gives_the_values_computed_by_hand() {
+    let mut net = random_stockfish15_network(32, 91).unwrap();
+    let n = 32;
+    // Every transformer weight zero: both accumulators are the biases, 127
+    // in the first half and 64 in the second: each product is 127 × 64 / 128 = 63.
+    net.transformer.weights.fill(0);
+    net.transformer.psqt_weights.fill(0);
+    for (j, b) in net.transformer.biases.iter_mut().enumerate() {
+        *b = if j < n / 2 { 127 } else { 64 };
+    }
+    for stack in net.stacks.iter_mut() {
+        for layer in stack.iter_mut() {
+            layer.weights.fill(0);
+            layer.biases.fill(0);
+        }
+        let [fc_0, fc_1, fc_2] = &mut stack[..] else {
+            unreachable!()
+        };
+        // fc_0 output 0 = 63 + 7937 = 8000: squared 8000² >> 19 = 122,
+        // clipped 8000 >> 6 = 125. Output 15 (forwarded) = 1000.
+        *fc_0.weight_mut(0, 0) = 1;
+        fc_0.biases[0] = 7937;
+        fc_0.biases[15] = 1000;
+        // fc_1 output 0 = 122 + 125 = 247, clipped 247 >> 6 = 3.
+        *fc_1.weight_mut(0, 0) = 1;
+        *fc_1.weight_mut(0, 15) = 1;
+        // fc_2 = 10 × 3 + 7 = 37.
+        *fc_2.weight_mut(0, 0) = 10;
+        fc_2.biases[0] = 7;
+    }
+    // Forwarded: 1000 × 600 × 16 / (127 × 64) = 1181; positional 37 + 1181.
+    let positional = 1218;
+    let net = Arc::new(Network::from_bytes(&net.to_bytes()).unwrap());
+    let pos = Position::from_fen("4k3/8/8/3P4/8/8/PP6/4K3 w - - 0 1", false).unwrap();
+    for kernels in SimdPath::ALL.into_iter().filter_map(Kernels::for_path) {
+        let mut ev = NnueEvaluator::with_kernels(net.clone(), kernels);
+        ev.reset(&pos);
+        assert_eq!(ev.raw_output(&pos), positional, "{}", kernels.path);
+        // 1218 / 16 = 76 internal units, 76 × 100 / 361 = 21 cp.
+        assert_eq!(ev.evaluate(&pos), 21, "{}", kernels.path);
+    }
+
+    // The PSQT part: one bucket's weight on the white pawn features from
+    // white's point of view: (3 × 40 − 0) / 2 = 60 joins the output.
+    let mut with_psqt = (*net).clone();
+    let bucket = with_psqt.bucket_for(5);
+    for square in shakmaty::Square::ALL {
+        for king in shakmaty::Square::ALL {
+            let pawn = Role::Pawn.of(Color::White);
+            let f = FeatureSet::HalfKAv2Hm
+                .index(Color::White, king, pawn, square)
+                .unwrap();
+            with_psqt.transformer.psqt_weights[f * 8 + bucket] = 40;
+        }
+    }
+    let board = pos.chess().board();
+    assert_eq!(
+        with_psqt.raw_output_board(Kernels::scalar(), board, Color::White),
+        positional + 60
+    );
+    // Black to move sees the PSQT difference the other way round: the white
+    // pawns are "their" pawns from black's view, a different plane with weight 0.
+    let us = with_psqt.full_accumulator(board, Color::Black);
+    let them = with_psqt.full_accumulator(board, Color::White);
+    let us_psqt = with_psqt.full_psqt(board, Color::Black);
+    let them_psqt = with_psqt.full_psqt(board, Color::White);
+    assert_eq!(them_psqt[bucket], 120);
+    assert_eq!(us_psqt[bucket], 0);
+    let raw = with_psqt.raw_output(
+        Kernels::scalar(),
+        Accumulated {
+            values: &us,
+            psqt: &us_psqt,
+        },
+        Accumulated {
+            values: &them,
+            psqt: &them_psqt,
+        },
+        5,
+        &mut Default::default(),
+    );
+    assert_eq!(raw, positional - 60);
+}
+
+#[test]
+fn stockfish15_files_round_trip_and_bad_ones_are_rejected() {
+    let net = random_stockfish15_network(32, 101).unwrap();
+    let bytes = net.to_bytes();
+    assert_eq!(&bytes[..4], &0x7AF3_2F20u32.to_le_bytes());
+    assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+
+    // The released width gives the released hashes (nn-ad9b42354671.nnue
+    // carries 1c102ef2 in its header and 7f2344b8 as transformer hash).
+    let wide = random_stockfish15_network(1024, 102).unwrap().to_bytes();
+    assert_eq!(&wide[4..8], &0x1C10_2EF2u32.to_le_bytes());
+    let desc_len = u32::from_le_bytes(wide[8..12].try_into().unwrap()) as usize;
+    assert_eq!(
+        &wide[12 + desc_len..16 + desc_len],
+        &0x7F23_44B8u32.to_le_bytes()
+    );
+
+    let mut rng = Rng::new(103);
+    let mut cuts: Vec<usize> = (0..200).collect();
+    cuts.extend((0..300).map(|_| rng.below(bytes.len())));
+    cuts.extend(bytes.len() - 200..bytes.len());
+    for cut in cuts {
+        let err = Network::from_bytes(&bytes[..cut]).unwrap_err();
+        assert!(!err.to_string().is_empty());
+    }
+    let mut longer = bytes.clone();
+    longer.extend_from_slice(&[0; 16 * 32]);
+    assert!(matches!(
+        Network::from_bytes(&longer),
+        Err(NetError::Architecture(_))
+    ));
+
+    let desc_len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+    let ft_hash_at = 12 + desc_len;
+    // Another width in the transformer hash: the header hash no longer fits.
+    let mut v = bytes.clone();
+    v[ft_hash_at + 1] ^= 0x01;
+    assert!(Network::from_bytes(&v).is_err());
+    // A HalfKP transformer hash under the new version word.
+    let mut v = bytes.clone();
+    v[ft_hash_at..ft_hash_at + 4].copy_from_slice(&(0x5D69_D5B8u32 ^ 64).to_le_bytes());
+    assert!(matches!(
+        Network::from_bytes(&v),
+        Err(NetError::Architecture(_))
+    ));
+    // Another stack architecture: header hash changed.
+    let mut v = bytes.clone();
+    v[4] ^= 0x40;
+    assert!(matches!(
+        Network::from_bytes(&v),
+        Err(NetError::Architecture(_))
+    ));
+    // A layer stack's own hash damaged.
+    let stack_bytes = 4 + (4 * 16 + 16 * 32) + (4 * 32 + 32 * 32) + (4 + 32);
+    let mut v = bytes.clone();
+    v[bytes.len() - 3 * stack_bytes] ^= 1;
+    assert!(matches!(
+        Network::from_bytes(&v),
+        Err(NetError::Malformed(_))
+    ));
+    // Stockfish 16's compressed layout.
+    let mut v = bytes[..ft_hash_at + 4].to_vec();
+    v.extend_from_slice(b"COMPRESSED_LEB128");
+    v.extend_from_slice(&[0; 64]);
+    assert!(matches!(
+        Network::from_bytes(&v),
+        Err(NetError::UnsupportedVersion(_))
+    ));
+    // Random bytes after the version word.
+    for len in [4, 8, 64, 100_000] {
+        let mut v: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
+        v[..4].copy_from_slice(&0x7AF3_2F20u32.to_le_bytes());
+        assert!(Network::from_bytes(&v).is_err());
+    }
+}
+
+#[test]
+fn an_embedded_stockfish15_net_is_found_in_a_larger_file() {
+    let net = random_stockfish15_network(32, 111).unwrap();
+    let bytes = net.to_bytes();
+    // A fake binary: junk, a decoy version word with a broken header, the
+    // net, more junk.
+    let mut binary: Vec<u8> = (0..5000u32).map(|i| (i * 7 % 251) as u8).collect();
+    binary.extend_from_slice(&0x7AF3_2F20u32.to_le_bytes());
+    binary.extend_from_slice(&[0xFF; 40]);
+    let offset = binary.len();
+    binary.extend_from_slice(&bytes);
+    binary.extend((0..3000u32).map(|i| (i * 13 % 241) as u8));
+    let (at, found, parsed) = find_embedded_net(&binary).unwrap();
+    assert_eq!(at, offset);
+    assert_eq!(found, &bytes[..]);
+    assert_eq!(parsed, net);
+    // A net cut short is no net.
+    assert!(find_embedded_net(&binary[..offset + bytes.len() - 1]).is_none());
+    assert!(find_embedded_net(&[]).is_none());
 }

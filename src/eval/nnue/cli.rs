@@ -9,7 +9,7 @@ use std::sync::Arc;
 use clap::{Args, ValueEnum};
 use shakmaty::Position as _;
 
-use super::network::Network;
+use super::network::{Head, Network, STOCKFISH15_UNITS_PER_PAWN};
 use super::random::{pst_like_network, random_network};
 use super::{FeatureSet, Kernels, simd_path_name};
 use crate::eval::EvalChoice;
@@ -63,9 +63,21 @@ pub fn eval_report(pos: &Position, net: Option<&Network>) -> String {
             let raw = net.raw_output_board(Kernels::detected(), board, pos.turn());
             out.push_str(&format!(
                 "NNUE        {:+} cp (side to move; raw output {raw} / {})\n",
-                raw / net.output_scale,
+                net.centipawns(raw),
                 net.output_scale
             ));
+            if net.head == Head::Stockfish15 {
+                let value = raw / net.output_scale;
+                let white = if pos.turn() == shakmaty::Color::White {
+                    value
+                } else {
+                    -value
+                };
+                out.push_str(&format!(
+                    "stockfish   {} (NNUE evaluation in pawns, white side, as Stockfish 15.1's eval prints it; internal value {value})\n",
+                    stockfish15_eval_pawns(white)
+                ));
+            }
             out.push_str(&format!("features    {}\n", net.features().name()));
             out.push_str(&format!("net         {}\n", net.architecture()));
             if !net.description.is_empty() {
@@ -82,6 +94,15 @@ pub fn eval_report(pos: &Position, net: Option<&Network>) -> String {
     ));
     out.push_str(&format!("simd        {}\n", simd_path_name()));
     out
+}
+
+/// A Stockfish internal value as its 15.1 `eval` command prints it: pawns
+/// of `NormalizeToPawnValue` units, two decimals, with a sign.
+pub fn stockfish15_eval_pawns(white_value: i32) -> String {
+    format!(
+        "{:+.2}",
+        f64::from(white_value) / f64::from(STOCKFISH15_UNITS_PER_PAWN)
+    )
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
