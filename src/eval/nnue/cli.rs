@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use shakmaty::Position as _;
 
 use super::network::{Head, Network, STOCKFISH15_UNITS_PER_PAWN};
-use super::random::{pst_like_network, random_network};
+use super::random::{pst_like_network, random_network, random_stockfish15_network};
 use super::{FeatureSet, Kernels, simd_path_name};
 use crate::eval::EvalChoice;
 use crate::eval::Evaluator;
@@ -23,8 +23,8 @@ pub struct EvalArgs {
     /// The position (default: the start position).
     #[arg(long)]
     pub fen: Option<String>,
-    /// A net file (Stockfish 12 `.nnue` HalfKP or tarpon's format); default:
-    /// the net built into the binary, if any.
+    /// A net file (Stockfish 12 HalfKP or Stockfish 15.1 `.nnue`, or
+    /// tarpon's format); default: the net built into the binary, if any.
     #[arg(long)]
     pub net: Option<PathBuf>,
 }
@@ -144,11 +144,18 @@ pub struct RandomNetArgs {
     /// bucket), so searches with it are shaped like PST searches.
     #[arg(long)]
     pub pst_like: bool,
+    /// Stockfish 15.1's architecture and file layout (HalfKAv2_hm, 8 PSQT
+    /// buckets, 8 stacks of 16, 32 and 1 outputs; --width is the
+    /// transformer width, 1024 in Stockfish's nets).
+    #[arg(long, conflicts_with_all = ["pst_like", "features", "hidden", "buckets"])]
+    pub stockfish15: bool,
 }
 
 /// Writes a seeded random net (for benchmarks and tests, not for play).
 pub fn run_random_net(args: RandomNetArgs) -> ExitCode {
-    let net = if args.pst_like {
+    let net = if args.stockfish15 {
+        random_stockfish15_network(args.width, args.seed)
+    } else if args.pst_like {
         pst_like_network(args.features.into(), args.width, args.seed)
     } else {
         random_network(
