@@ -11,8 +11,8 @@ pub static NEON: Kernels = Kernels {
     path: SimdPath::Neon,
     apply_from: neon_apply_from,
     apply: neon_apply,
-    clipped_relu16: clipped_relu16,
-    clipped_relu32: clipped_relu32,
+    clipped_relu16,
+    clipped_relu32,
     pairwise,
     affine: neon_affine,
 };
