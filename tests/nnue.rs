@@ -146,8 +146,10 @@ fn incremental_accumulators_equal_full_refresh_for_both_feature_sets() {
     }
 }
 
-#[test]
-fn every_simd_path_equals_scalar_on_random_nets_and_positions() {
+/// Evaluates along random walks with every SIMD path the CPU has and checks
+/// they all give the same raw output; returns how many distinct outputs
+/// were seen (random nets must vary, or the comparison proves little).
+fn simd_paths_agree_along_random_walks(net: &Arc<Network>, walks: usize, seed: u64) -> usize {
     let paths: Vec<&'static Kernels> = SimdPath::ALL
         .into_iter()
         .filter_map(Kernels::for_path)
@@ -156,39 +158,39 @@ fn every_simd_path_equals_scalar_on_random_nets_and_positions() {
         "paths under test: {:?}",
         paths.iter().map(|k| k.path).collect::<Vec<_>>()
     );
+    let mut evaluators: Vec<NnueEvaluator> = paths
+        .iter()
+        .map(|&k| NnueEvaluator::with_kernels(net.clone(), k))
+        .collect();
+    let mut distinct = std::collections::HashSet::new();
+    random_walks(walks, seed, |event| {
+        let mut outputs = Vec::new();
+        for ev in evaluators.iter_mut() {
+            drive(ev, &event);
+            if let WalkEvent::Check(pos) = &event {
+                outputs.push(ev.raw_output(pos));
+            }
+        }
+        if let Some(&first) = outputs.first() {
+            assert!(
+                outputs.iter().all(|&o| o == first),
+                "paths disagree: {outputs:?}"
+            );
+            distinct.insert(first);
+        }
+    });
+    distinct.len()
+}
+
+#[test]
+fn every_simd_path_equals_scalar_on_random_nets_and_positions() {
     for (set, width, seed) in [
         (FeatureSet::HalfKAv2Hm, 256, 21),
         (FeatureSet::HalfKP, 128, 22),
     ] {
         let net = Arc::new(random_network(set, width, &[32, 32], 8, seed).unwrap());
-        let mut evaluators: Vec<NnueEvaluator> = paths
-            .iter()
-            .map(|&k| NnueEvaluator::with_kernels(net.clone(), k))
-            .collect();
-        let mut distinct = std::collections::HashSet::new();
-        random_walks(60, seed, |event| {
-            let check = matches!(event, WalkEvent::Check(_));
-            let mut outputs = Vec::new();
-            for ev in evaluators.iter_mut() {
-                drive(ev, &event);
-                if let WalkEvent::Check(pos) = &event {
-                    outputs.push(ev.raw_output(pos));
-                }
-            }
-            if check {
-                assert!(
-                    outputs.windows(2).all(|w| w[0] == w[1]),
-                    "paths disagree: {outputs:?}"
-                );
-                distinct.insert(outputs[0]);
-            }
-        });
-        // The random nets must produce varied outputs, or the comparison proves little.
-        assert!(
-            distinct.len() > 100,
-            "only {} distinct outputs",
-            distinct.len()
-        );
+        let distinct = simd_paths_agree_along_random_walks(&net, 60, seed);
+        assert!(distinct > 100, "only {distinct} distinct outputs");
     }
 }
 
@@ -252,6 +254,24 @@ fn nets_round_trip_through_both_formats_and_files() {
     assert_eq!(loaded.unwrap(), halfka);
 }
 
+/// Truncated anywhere (header, transformer, dense layers, checksum), a
+/// net file is refused with a message.
+fn every_cut_is_refused(bytes: &[u8], rng: &mut Rng) {
+    let mut cuts: Vec<usize> = (0..200).collect();
+    cuts.extend((0..300).map(|_| rng.below(bytes.len())));
+    cuts.extend(bytes.len() - 200..bytes.len());
+    for cut in cuts {
+        let err = Network::from_bytes(&bytes[..cut]).unwrap_err();
+        assert!(!err.to_string().is_empty());
+    }
+}
+
+/// Where a Stockfish-layout file keeps its transformer hash: after the
+/// version word, file hash, description length and description.
+fn transformer_hash_at(bytes: &[u8]) -> usize {
+    12 + u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize
+}
+
 #[test]
 fn bad_files_are_rejected_without_panic() {
     let halfkp = random_network(FeatureSet::HalfKP, 16, &[8, 8], 1, 41)
@@ -263,13 +283,7 @@ fn bad_files_are_rejected_without_panic() {
     let mut rng = Rng::new(43);
     for bytes in [&halfkp, &halfka] {
         // Truncated anywhere: the header, the transformer, the dense layers, the checksum.
-        let mut cuts: Vec<usize> = (0..200).collect();
-        cuts.extend((0..300).map(|_| rng.below(bytes.len())));
-        cuts.extend(bytes.len() - 200..bytes.len());
-        for cut in cuts {
-            let err = Network::from_bytes(&bytes[..cut]).unwrap_err();
-            assert!(!err.to_string().is_empty());
-        }
+        every_cut_is_refused(bytes, &mut rng);
         // Trailing garbage.
         let mut longer = bytes.clone();
         longer.extend_from_slice(&[0; 5]);
@@ -292,8 +306,7 @@ fn bad_files_are_rejected_without_panic() {
 
     // Wrong architectures: a transformer hash that is not HalfKP (as in newer
     // Stockfish nets), a network hash no stack matches, an unknown feature set.
-    let desc_len = u32::from_le_bytes(halfkp[8..12].try_into().unwrap()) as usize;
-    let ft_hash_at = 12 + desc_len;
+    let ft_hash_at = transformer_hash_at(&halfkp);
     let mut v = halfkp.clone();
     v[ft_hash_at..ft_hash_at + 4].copy_from_slice(&0x7F23_4CB8u32.to_le_bytes());
     assert!(matches!(
@@ -503,7 +516,6 @@ fn output_buckets_follow_the_piece_count() {
 // ------------------------------------------------------- Stockfish 15.1 nets
 
 use tarpon::eval::nnue::extract::find_embedded_net;
-use tarpon::eval::nnue::layers::Accumulated;
 use tarpon::eval::nnue::network::Head;
 use tarpon::eval::nnue::random::random_stockfish15_network;
 
@@ -541,39 +553,11 @@ fn stockfish15_nets_are_incremental_and_equal_full_refresh() {
 
 #[test]
 fn stockfish15_simd_paths_equal_scalar() {
-    let paths: Vec<&'static Kernels> = SimdPath::ALL
-        .into_iter()
-        .filter_map(Kernels::for_path)
-        .collect();
     // 1024 is the released width; 48 leaves tails after every SIMD block.
     for (width, seed) in [(1024, 81), (48, 82)] {
         let net = Arc::new(random_stockfish15_network(width, seed).unwrap());
-        let mut evaluators: Vec<NnueEvaluator> = paths
-            .iter()
-            .map(|&k| NnueEvaluator::with_kernels(net.clone(), k))
-            .collect();
-        let mut distinct = std::collections::HashSet::new();
-        random_walks(24, seed, |event| {
-            let mut outputs = Vec::new();
-            for ev in evaluators.iter_mut() {
-                drive(ev, &event);
-                if let WalkEvent::Check(pos) = &event {
-                    outputs.push(ev.raw_output(pos));
-                }
-            }
-            if let Some(&first) = outputs.first() {
-                assert!(
-                    outputs.iter().all(|&o| o == first),
-                    "paths disagree: {outputs:?}"
-                );
-                distinct.insert(first);
-            }
-        });
-        assert!(
-            distinct.len() > 100,
-            "only {} distinct outputs",
-            distinct.len()
-        );
+        let distinct = simd_paths_agree_along_random_walks(&net, 24, seed);
+        assert!(distinct > 100, "only {distinct} distinct outputs");
     }
 }
 
@@ -641,25 +625,9 @@ fn a_hand_made_stockfish15_net_gives_the_values_computed_by_hand() {
     );
     // Black to move sees the PSQT difference the other way round: the white
     // pawns are "their" pawns from black's view, a different plane with weight 0.
-    let us = with_psqt.full_accumulator(board, Color::Black);
-    let them = with_psqt.full_accumulator(board, Color::White);
-    let us_psqt = with_psqt.full_psqt(board, Color::Black);
-    let them_psqt = with_psqt.full_psqt(board, Color::White);
-    assert_eq!(them_psqt[bucket], 120);
-    assert_eq!(us_psqt[bucket], 0);
-    let raw = with_psqt.raw_output(
-        Kernels::scalar(),
-        Accumulated {
-            values: &us,
-            psqt: &us_psqt,
-        },
-        Accumulated {
-            values: &them,
-            psqt: &them_psqt,
-        },
-        5,
-        &mut Default::default(),
-    );
+    assert_eq!(with_psqt.full_psqt(board, Color::White)[bucket], 120);
+    assert_eq!(with_psqt.full_psqt(board, Color::Black)[bucket], 0);
+    let raw = with_psqt.raw_output_board(Kernels::scalar(), board, Color::Black);
     assert_eq!(raw, positional - 60);
 }
 
@@ -674,20 +642,11 @@ fn stockfish15_files_round_trip_and_bad_ones_are_rejected() {
     // carries 1c102ef2 in its header and 7f2344b8 as transformer hash).
     let wide = random_stockfish15_network(1024, 102).unwrap().to_bytes();
     assert_eq!(&wide[4..8], &0x1C10_2EF2u32.to_le_bytes());
-    let desc_len = u32::from_le_bytes(wide[8..12].try_into().unwrap()) as usize;
-    assert_eq!(
-        &wide[12 + desc_len..16 + desc_len],
-        &0x7F23_44B8u32.to_le_bytes()
-    );
+    let at = transformer_hash_at(&wide);
+    assert_eq!(&wide[at..at + 4], &0x7F23_44B8u32.to_le_bytes());
 
     let mut rng = Rng::new(103);
-    let mut cuts: Vec<usize> = (0..200).collect();
-    cuts.extend((0..300).map(|_| rng.below(bytes.len())));
-    cuts.extend(bytes.len() - 200..bytes.len());
-    for cut in cuts {
-        let err = Network::from_bytes(&bytes[..cut]).unwrap_err();
-        assert!(!err.to_string().is_empty());
-    }
+    every_cut_is_refused(&bytes, &mut rng);
     let mut longer = bytes.clone();
     longer.extend_from_slice(&[0; 16 * 32]);
     assert!(matches!(
@@ -695,8 +654,7 @@ fn stockfish15_files_round_trip_and_bad_ones_are_rejected() {
         Err(NetError::Architecture(_))
     ));
 
-    let desc_len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
-    let ft_hash_at = 12 + desc_len;
+    let ft_hash_at = transformer_hash_at(&bytes);
     // Another width in the transformer hash: the header hash no longer fits.
     let mut v = bytes.clone();
     v[ft_hash_at + 1] ^= 0x01;

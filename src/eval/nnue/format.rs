@@ -262,12 +262,19 @@ fn stockfish12_dense_bytes(inputs: usize, h1: usize, h2: usize) -> usize {
         .sum()
 }
 
+/// The fields every Stockfish layout starts with, after its version word:
+/// file hash, description and transformer hash.
+fn read_stockfish_header(r: &mut Reader) -> Result<(u32, String, u32), NetError> {
+    let file_hash = r.u32()?;
+    let description = r.description()?;
+    let transformer_hash = r.u32()?;
+    Ok((file_hash, description, transformer_hash))
+}
+
 fn read_stockfish12(bytes: &[u8]) -> Result<Network, NetError> {
     let mut r = Reader::new(bytes);
     r.u32()?; // the version word, already recognised
-    let file_hash = r.u32()?;
-    let description = r.description()?;
-    let ft_hash = r.u32()?;
+    let (file_hash, description, ft_hash) = read_stockfish_header(&mut r)?;
     let width = ft_hash ^ FeatureSet::HalfKP.stockfish_hash();
     if width == 0 || !width.is_multiple_of(2) || width as usize / 2 > MAX_HALF_DIMS {
         return Err(NetError::Architecture(format!(
@@ -379,9 +386,7 @@ fn stockfish15_header(bytes: &[u8]) -> Result<Stockfish15Header, NetError> {
             "no Stockfish 15.1 version word".into(),
         ));
     }
-    let file_hash = r.u32()?;
-    let description = r.description()?;
-    let transformer_hash = r.u32()?;
+    let (file_hash, description, transformer_hash) = read_stockfish_header(&mut r)?;
     let width = transformer_hash ^ FeatureSet::HalfKAv2Hm.stockfish_hash();
     if width == 0 || !width.is_multiple_of(32) || width as usize / 2 > MAX_HALF_DIMS {
         return Err(NetError::Architecture(format!(

@@ -105,6 +105,18 @@ impl Affine {
         padded(self.inputs)
     }
 
+    /// `out = biases + weights × input`, reading the first padded-inputs
+    /// bytes of `input` (zero beyond the real inputs).
+    #[inline]
+    pub fn propagate(&self, kernels: &Kernels, input: &[u8], out: &mut [i32]) {
+        (kernels.affine)(
+            &self.weights,
+            &self.biases,
+            &input[..self.padded_inputs()],
+            out,
+        );
+    }
+
     /// The weight from input `i` to output `o`.
     pub fn weight_mut(&mut self, o: usize, i: usize) -> &mut i8 {
         let stride = self.padded_inputs();
@@ -148,23 +160,13 @@ pub fn forward(
     };
     for layer in hidden {
         let sums = &mut scratch.sums[..layer.outputs];
-        (kernels.affine)(
-            &layer.weights,
-            &layer.biases,
-            &scratch.activations[..layer.padded_inputs()],
-            sums,
-        );
+        layer.propagate(kernels, &scratch.activations, sums);
         let next = padded(layer.outputs);
         (kernels.clipped_relu32)(sums, &mut scratch.activations[..layer.outputs]);
         scratch.activations[layer.outputs..next].fill(0);
     }
     let mut out = [0i32; 1];
-    (kernels.affine)(
-        &last.weights,
-        &last.biases,
-        &scratch.activations[..last.padded_inputs()],
-        &mut out,
-    );
+    last.propagate(kernels, &scratch.activations, &mut out);
     out[0]
 }
 
@@ -204,12 +206,7 @@ pub fn forward_stockfish15(
     (kernels.pairwise)(acc_other, &mut transformed[half..2 * half]);
     transformed[2 * half..fc_0.padded_inputs()].fill(0);
     let fc_0_out = &mut scratch.sums[..fc_0.outputs];
-    (kernels.affine)(
-        &fc_0.weights,
-        &fc_0.biases,
-        &transformed[..fc_0.padded_inputs()],
-        fc_0_out,
-    );
+    fc_0.propagate(kernels, transformed, fc_0_out);
     let skip = fc_0_out[k];
 
     let hidden = &mut scratch.activations;
@@ -217,21 +214,11 @@ pub fn forward_stockfish15(
     (kernels.clipped_relu32)(&fc_0_out[..k], &mut hidden[k..2 * k]);
     hidden[2 * k..fc_1.padded_inputs()].fill(0);
     let fc_1_out = &mut scratch.sums[..fc_1.outputs];
-    (kernels.affine)(
-        &fc_1.weights,
-        &fc_1.biases,
-        &hidden[..fc_1.padded_inputs()],
-        fc_1_out,
-    );
+    fc_1.propagate(kernels, hidden, fc_1_out);
     (kernels.clipped_relu32)(fc_1_out, &mut hidden[..fc_1.outputs]);
     hidden[fc_1.outputs..fc_2.padded_inputs()].fill(0);
     let mut out = [0i32; 1];
-    (kernels.affine)(
-        &fc_2.weights,
-        &fc_2.biases,
-        &hidden[..fc_2.padded_inputs()],
-        &mut out,
-    );
+    fc_2.propagate(kernels, hidden, &mut out);
     // Integer arithmetic exactly as Stockfish's: 32-bit, truncating division.
     let forwarded = skip.wrapping_mul(600 * STOCKFISH_OUTPUT_SCALE) / (127 << WEIGHT_SCALE_BITS);
     out[0].wrapping_add(forwarded)
