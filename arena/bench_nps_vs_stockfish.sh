@@ -1,16 +1,20 @@
 #!/bin/sh
-# tarpon bench NPS (PST evaluator) next to `stockfish bench` NPS, interleaved
-# in one run so both see the same machine load; prints each run and the medians.
+# tarpon bench NPS (PST evaluator, or whatever TARPON_ARGS asks for, e.g.
+# TARPON_ARGS="--eval nnue --net sf15.nnue") next to `stockfish bench` NPS,
+# interleaved in one run so both see the same machine load; prints each run
+# and the medians.
 # Usage (from the crate root, after `cargo build --release`):
-#   arena/bench_nps_vs_stockfish.sh [rounds=5] [stockfish=/usr/games/stockfish]
+#   [TARPON_ARGS=...] arena/bench_nps_vs_stockfish.sh [rounds=5] [stockfish=/usr/games/stockfish]
 set -eu
 ROUNDS=${1:-5}
 SF=${2:-/usr/games/stockfish}
 TARPON=${TARPON:-target/release/tarpon}
+TARPON_ARGS=${TARPON_ARGS:-}
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'; }
 T=$(mktemp); S=$(mktemp)
 for i in $(seq "$ROUNDS"); do
-    t=$("$TARPON" bench | tail -1 | awk '{print $3}')
+    # shellcheck disable=SC2086 # TARPON_ARGS is a list of arguments
+    t=$("$TARPON" bench $TARPON_ARGS | tail -1 | awk '{print $3}')
     s=$("$SF" bench 2>&1 | awk -F: '/Nodes\/second/ {gsub(/ /, "", $2); print $2}')
     echo "round $i: tarpon $t nps, stockfish $s nps"
     echo "$t" >>"$T"; echo "$s" >>"$S"

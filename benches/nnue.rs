@@ -11,7 +11,7 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use shakmaty::{Color, Position as _};
 use tarpon::eval::Evaluator;
-use tarpon::eval::nnue::layers::Scratch;
+use tarpon::eval::nnue::layers::{Accumulated, Scratch};
 use tarpon::eval::nnue::random::random_network;
 use tarpon::eval::nnue::{FeatureSet, Kernels, Network, NnueEvaluator, SimdPath};
 use tarpon::position::Position;
@@ -81,8 +81,14 @@ fn evaluation_step(c: &mut Criterion, net: &Arc<Network>, set: &str) {
             b.iter(|| {
                 black_box(net.raw_output(
                     kernels,
-                    black_box(&us),
-                    black_box(&them),
+                    black_box(Accumulated {
+                        values: &us,
+                        psqt: &[],
+                    }),
+                    black_box(Accumulated {
+                        values: &them,
+                        psqt: &[],
+                    }),
                     30,
                     &mut scratch,
                 ))

@@ -26,6 +26,8 @@ enum Command {
     Eval(nnue_cli::EvalArgs),
     /// Write a seeded random net (for benchmarks and tests, not for play).
     RandomNet(nnue_cli::RandomNetArgs),
+    /// Write out the Stockfish 15.1 net embedded in a Stockfish binary.
+    ExtractNet(tarpon::eval::nnue::extract::ExtractArgs),
     /// Play matches between engines (UCI or xboard) and measure Elo.
     Arena(Box<tarpon::arena::Args>),
     /// Generate training data: self-play games at a fixed node budget per move.
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => perft::cli::run(args),
         Some(Command::Eval(args)) => nnue_cli::run_eval(args),
         Some(Command::RandomNet(args)) => nnue_cli::run_random_net(args),
+        Some(Command::ExtractNet(args)) => tarpon::eval::nnue::extract::run(args),
         Some(Command::Arena(args)) => tarpon::arena::run(*args),
         Some(Command::Datagen(args)) => tarpon::train::datagen::run(args),
         Some(Command::Train(args)) => tarpon::train::trainer::run(args),

@@ -146,8 +146,10 @@ fn incremental_accumulators_equal_full_refresh_for_both_feature_sets() {
     }
 }
 
-#[test]
-fn every_simd_path_equals_scalar_on_random_nets_and_positions() {
+/// Evaluates along random walks with every SIMD path the CPU has and checks
+/// they all give the same raw output; returns how many distinct outputs
+/// were seen (random nets must vary, or the comparison proves little).
+fn simd_paths_agree_along_random_walks(net: &Arc<Network>, walks: usize, seed: u64) -> usize {
     let paths: Vec<&'static Kernels> = SimdPath::ALL
         .into_iter()
         .filter_map(Kernels::for_path)
@@ -156,39 +158,39 @@ fn every_simd_path_equals_scalar_on_random_nets_and_positions() {
         "paths under test: {:?}",
         paths.iter().map(|k| k.path).collect::<Vec<_>>()
     );
+    let mut evaluators: Vec<NnueEvaluator> = paths
+        .iter()
+        .map(|&k| NnueEvaluator::with_kernels(net.clone(), k))
+        .collect();
+    let mut distinct = std::collections::HashSet::new();
+    random_walks(walks, seed, |event| {
+        let mut outputs = Vec::new();
+        for ev in evaluators.iter_mut() {
+            drive(ev, &event);
+            if let WalkEvent::Check(pos) = &event {
+                outputs.push(ev.raw_output(pos));
+            }
+        }
+        if let Some(&first) = outputs.first() {
+            assert!(
+                outputs.iter().all(|&o| o == first),
+                "paths disagree: {outputs:?}"
+            );
+            distinct.insert(first);
+        }
+    });
+    distinct.len()
+}
+
+#[test]
+fn every_simd_path_equals_scalar_on_random_nets_and_positions() {
     for (set, width, seed) in [
         (FeatureSet::HalfKAv2Hm, 256, 21),
         (FeatureSet::HalfKP, 128, 22),
     ] {
         let net = Arc::new(random_network(set, width, &[32, 32], 8, seed).unwrap());
-        let mut evaluators: Vec<NnueEvaluator> = paths
-            .iter()
-            .map(|&k| NnueEvaluator::with_kernels(net.clone(), k))
-            .collect();
-        let mut distinct = std::collections::HashSet::new();
-        random_walks(60, seed, |event| {
-            let check = matches!(event, WalkEvent::Check(_));
-            let mut outputs = Vec::new();
-            for ev in evaluators.iter_mut() {
-                drive(ev, &event);
-                if let WalkEvent::Check(pos) = &event {
-                    outputs.push(ev.raw_output(pos));
-                }
-            }
-            if check {
-                assert!(
-                    outputs.windows(2).all(|w| w[0] == w[1]),
-                    "paths disagree: {outputs:?}"
-                );
-                distinct.insert(outputs[0]);
-            }
-        });
-        // The random nets must produce varied outputs, or the comparison proves little.
-        assert!(
-            distinct.len() > 100,
-            "only {} distinct outputs",
-            distinct.len()
-        );
+        let distinct = simd_paths_agree_along_random_walks(&net, 60, seed);
+        assert!(distinct > 100, "only {distinct} distinct outputs");
     }
 }
 
@@ -252,6 +254,24 @@ fn nets_round_trip_through_both_formats_and_files() {
     assert_eq!(loaded.unwrap(), halfka);
 }
 
+/// Truncated anywhere (header, transformer, dense layers, checksum), a
+/// net file is refused with a message.
+fn every_cut_is_refused(bytes: &[u8], rng: &mut Rng) {
+    let mut cuts: Vec<usize> = (0..200).collect();
+    cuts.extend((0..300).map(|_| rng.below(bytes.len())));
+    cuts.extend(bytes.len() - 200..bytes.len());
+    for cut in cuts {
+        let err = Network::from_bytes(&bytes[..cut]).unwrap_err();
+        assert!(!err.to_string().is_empty());
+    }
+}
+
+/// Where a Stockfish-layout file keeps its transformer hash: after the
+/// version word, file hash, description length and description.
+fn transformer_hash_at(bytes: &[u8]) -> usize {
+    12 + u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize
+}
+
 #[test]
 fn bad_files_are_rejected_without_panic() {
     let halfkp = random_network(FeatureSet::HalfKP, 16, &[8, 8], 1, 41)
@@ -263,13 +283,7 @@ fn bad_files_are_rejected_without_panic() {
     let mut rng = Rng::new(43);
     for bytes in [&halfkp, &halfka] {
         // Truncated anywhere: the header, the transformer, the dense layers, the checksum.
-        let mut cuts: Vec<usize> = (0..200).collect();
-        cuts.extend((0..300).map(|_| rng.below(bytes.len())));
-        cuts.extend(bytes.len() - 200..bytes.len());
-        for cut in cuts {
-            let err = Network::from_bytes(&bytes[..cut]).unwrap_err();
-            assert!(!err.to_string().is_empty());
-        }
+        every_cut_is_refused(bytes, &mut rng);
         // Trailing garbage.
         let mut longer = bytes.clone();
         longer.extend_from_slice(&[0; 5]);
@@ -292,8 +306,7 @@ fn bad_files_are_rejected_without_panic() {
 
     // Wrong architectures: a transformer hash that is not HalfKP (as in newer
     // Stockfish nets), a network hash no stack matches, an unknown feature set.
-    let desc_len = u32::from_le_bytes(halfkp[8..12].try_into().unwrap()) as usize;
-    let ft_hash_at = 12 + desc_len;
+    let ft_hash_at = transformer_hash_at(&halfkp);
     let mut v = halfkp.clone();
     v[ft_hash_at..ft_hash_at + 4].copy_from_slice(&0x7F23_4CB8u32.to_le_bytes());
     assert!(matches!(
@@ -391,12 +404,7 @@ fn hand_made_net(set: FeatureSet) -> Network {
             }
         }
     }
-    let transformer = FeatureTransformer {
-        features: set,
-        half_dims: n,
-        biases: vec![0; n],
-        weights,
-    };
+    let transformer = FeatureTransformer::new(set, n, vec![0; n], weights);
     // 32 -> 2: difference and its negation, times 64 (one after the >> 6).
     let mut l1 = Affine::zeros(2 * n, 2);
     *l1.weight_mut(0, 0) = 64;
@@ -503,4 +511,209 @@ fn output_buckets_follow_the_piece_count() {
     }
     let single = random_network(FeatureSet::HalfKAv2Hm, 16, &[8, 8], 1, 62).unwrap();
     assert!((2..=32).all(|p| single.bucket_for(p) == 0));
+}
+
+// ------------------------------------------------------- Stockfish 15.1 nets
+
+use tarpon::eval::nnue::extract::find_embedded_net;
+use tarpon::eval::nnue::network::Head;
+use tarpon::eval::nnue::random::random_stockfish15_network;
+
+#[test]
+fn stockfish15_nets_are_incremental_and_equal_full_refresh() {
+    let net = Arc::new(random_stockfish15_network(32, 71).unwrap());
+    assert_eq!(net.head, Head::Stockfish15);
+    let mut ev = NnueEvaluator::new(net.clone());
+    let mut checked = 0;
+    let mut distinct = std::collections::HashSet::new();
+    random_walks(400, 71, |event| {
+        drive(&mut ev, &event);
+        if let WalkEvent::Check(pos) = event {
+            let board = pos.chess().board();
+            let (white, black) = ev.accumulators(pos);
+            assert_eq!(white, &net.full_accumulator(board, Color::White)[..]);
+            assert_eq!(black, &net.full_accumulator(board, Color::Black)[..]);
+            let (white, black) = ev.psqt_sums(pos);
+            assert_eq!(white, &net.full_psqt(board, Color::White)[..]);
+            assert_eq!(black, &net.full_psqt(board, Color::Black)[..]);
+            let raw = net.raw_output_board(Kernels::scalar(), board, pos.turn());
+            assert_eq!(ev.raw_output(pos), raw, "{}", pos.fen());
+            assert_eq!(ev.evaluate(pos), net.centipawns(raw), "{}", pos.fen());
+            distinct.insert(raw);
+            checked += 1;
+        }
+    });
+    assert!(checked > 15_000, "only {checked} positions checked");
+    assert!(
+        distinct.len() > 1000,
+        "only {} distinct outputs",
+        distinct.len()
+    );
+}
+
+#[test]
+fn stockfish15_simd_paths_equal_scalar() {
+    // 1024 is the released width; 48 leaves tails after every SIMD block.
+    for (width, seed) in [(1024, 81), (48, 82)] {
+        let net = Arc::new(random_stockfish15_network(width, seed).unwrap());
+        let distinct = simd_paths_agree_along_random_walks(&net, 24, seed);
+        assert!(distinct > 100, "only {distinct} distinct outputs");
+    }
+}
+
+/// A Stockfish 15.1-layout net whose every step can be followed by hand.
+#[test]
+fn a_hand_made_stockfish15_net_gives_the_values_computed_by_hand() {
+    let mut net = random_stockfish15_network(32, 91).unwrap();
+    let n = 32;
+    // Every transformer weight zero: both accumulators are the biases, 127
+    // in the first half and 64 in the second: each product is 127 × 64 / 128 = 63.
+    net.transformer.weights.fill(0);
+    net.transformer.psqt_weights.fill(0);
+    for (j, b) in net.transformer.biases.iter_mut().enumerate() {
+        *b = if j < n / 2 { 127 } else { 64 };
+    }
+    for stack in net.stacks.iter_mut() {
+        for layer in stack.iter_mut() {
+            layer.weights.fill(0);
+            layer.biases.fill(0);
+        }
+        let [fc_0, fc_1, fc_2] = &mut stack[..] else {
+            unreachable!()
+        };
+        // fc_0 output 0 = 63 + 7937 = 8000: squared 8000² >> 19 = 122,
+        // clipped 8000 >> 6 = 125. Output 15 (forwarded) = 1000.
+        *fc_0.weight_mut(0, 0) = 1;
+        fc_0.biases[0] = 7937;
+        fc_0.biases[15] = 1000;
+        // fc_1 output 0 = 122 + 125 = 247, clipped 247 >> 6 = 3.
+        *fc_1.weight_mut(0, 0) = 1;
+        *fc_1.weight_mut(0, 15) = 1;
+        // fc_2 = 10 × 3 + 7 = 37.
+        *fc_2.weight_mut(0, 0) = 10;
+        fc_2.biases[0] = 7;
+    }
+    // Forwarded: 1000 × 600 × 16 / (127 × 64) = 1181; positional 37 + 1181.
+    let positional = 1218;
+    let net = Arc::new(Network::from_bytes(&net.to_bytes()).unwrap());
+    let pos = Position::from_fen("4k3/8/8/3P4/8/8/PP6/4K3 w - - 0 1", false).unwrap();
+    for kernels in SimdPath::ALL.into_iter().filter_map(Kernels::for_path) {
+        let mut ev = NnueEvaluator::with_kernels(net.clone(), kernels);
+        ev.reset(&pos);
+        assert_eq!(ev.raw_output(&pos), positional, "{}", kernels.path);
+        // 1218 / 16 = 76 internal units, 76 × 100 / 361 = 21 cp.
+        assert_eq!(ev.evaluate(&pos), 21, "{}", kernels.path);
+    }
+
+    // The PSQT part: one bucket's weight on the white pawn features from
+    // white's point of view: (3 × 40 − 0) / 2 = 60 joins the output.
+    let mut with_psqt = (*net).clone();
+    let bucket = with_psqt.bucket_for(5);
+    for square in shakmaty::Square::ALL {
+        for king in shakmaty::Square::ALL {
+            let pawn = Role::Pawn.of(Color::White);
+            let f = FeatureSet::HalfKAv2Hm
+                .index(Color::White, king, pawn, square)
+                .unwrap();
+            with_psqt.transformer.psqt_weights[f * 8 + bucket] = 40;
+        }
+    }
+    let board = pos.chess().board();
+    assert_eq!(
+        with_psqt.raw_output_board(Kernels::scalar(), board, Color::White),
+        positional + 60
+    );
+    // Black to move sees the PSQT difference the other way round: the white
+    // pawns are "their" pawns from black's view, a different plane with weight 0.
+    assert_eq!(with_psqt.full_psqt(board, Color::White)[bucket], 120);
+    assert_eq!(with_psqt.full_psqt(board, Color::Black)[bucket], 0);
+    let raw = with_psqt.raw_output_board(Kernels::scalar(), board, Color::Black);
+    assert_eq!(raw, positional - 60);
+}
+
+#[test]
+fn stockfish15_files_round_trip_and_bad_ones_are_rejected() {
+    let net = random_stockfish15_network(32, 101).unwrap();
+    let bytes = net.to_bytes();
+    assert_eq!(&bytes[..4], &0x7AF3_2F20u32.to_le_bytes());
+    assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+
+    // The released width gives the released hashes (nn-ad9b42354671.nnue
+    // carries 1c102ef2 in its header and 7f2344b8 as transformer hash).
+    let wide = random_stockfish15_network(1024, 102).unwrap().to_bytes();
+    assert_eq!(&wide[4..8], &0x1C10_2EF2u32.to_le_bytes());
+    let at = transformer_hash_at(&wide);
+    assert_eq!(&wide[at..at + 4], &0x7F23_44B8u32.to_le_bytes());
+
+    let mut rng = Rng::new(103);
+    every_cut_is_refused(&bytes, &mut rng);
+    let mut longer = bytes.clone();
+    longer.extend_from_slice(&[0; 16 * 32]);
+    assert!(matches!(
+        Network::from_bytes(&longer),
+        Err(NetError::Architecture(_))
+    ));
+
+    let ft_hash_at = transformer_hash_at(&bytes);
+    // Another width in the transformer hash: the header hash no longer fits.
+    let mut v = bytes.clone();
+    v[ft_hash_at + 1] ^= 0x01;
+    assert!(Network::from_bytes(&v).is_err());
+    // A HalfKP transformer hash under the new version word.
+    let mut v = bytes.clone();
+    v[ft_hash_at..ft_hash_at + 4].copy_from_slice(&(0x5D69_D5B8u32 ^ 64).to_le_bytes());
+    assert!(matches!(
+        Network::from_bytes(&v),
+        Err(NetError::Architecture(_))
+    ));
+    // Another stack architecture: header hash changed.
+    let mut v = bytes.clone();
+    v[4] ^= 0x40;
+    assert!(matches!(
+        Network::from_bytes(&v),
+        Err(NetError::Architecture(_))
+    ));
+    // A layer stack's own hash damaged.
+    let stack_bytes = 4 + (4 * 16 + 16 * 32) + (4 * 32 + 32 * 32) + (4 + 32);
+    let mut v = bytes.clone();
+    v[bytes.len() - 3 * stack_bytes] ^= 1;
+    assert!(matches!(
+        Network::from_bytes(&v),
+        Err(NetError::Malformed(_))
+    ));
+    // Stockfish 16's compressed layout.
+    let mut v = bytes[..ft_hash_at + 4].to_vec();
+    v.extend_from_slice(b"COMPRESSED_LEB128");
+    v.extend_from_slice(&[0; 64]);
+    assert!(matches!(
+        Network::from_bytes(&v),
+        Err(NetError::UnsupportedVersion(_))
+    ));
+    // Random bytes after the version word.
+    for len in [4, 8, 64, 100_000] {
+        let mut v: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
+        v[..4].copy_from_slice(&0x7AF3_2F20u32.to_le_bytes());
+        assert!(Network::from_bytes(&v).is_err());
+    }
+}
+
+#[test]
+fn an_embedded_stockfish15_net_is_found_in_a_larger_file() {
+    let net = random_stockfish15_network(32, 111).unwrap();
+    let bytes = net.to_bytes();
+    // A fake binary: junk, a decoy version word with a broken header, the
+    // net, more junk.
+    let mut binary: Vec<u8> = (0..5000u32).map(|i| (i * 7 % 251) as u8).collect();
+    binary.extend_from_slice(&0x7AF3_2F20u32.to_le_bytes());
+    binary.extend_from_slice(&[0xFF; 40]);
+    let offset = binary.len();
+    binary.extend_from_slice(&bytes);
+    binary.extend((0..3000u32).map(|i| (i * 13 % 241) as u8));
+    let (at, found, parsed) = find_embedded_net(&binary).unwrap();
+    assert_eq!(at, offset);
+    assert_eq!(found, &bytes[..]);
+    assert_eq!(parsed, net);
+    // A net cut short is no net.
+    assert!(find_embedded_net(&binary[..offset + bytes.len() - 1]).is_none());
+    assert!(find_embedded_net(&[]).is_none());
 }

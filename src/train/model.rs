@@ -227,16 +227,15 @@ impl Model {
                     .map(|(r, c)| round_i16((r + c) * ACTIVATION_ONE)),
             );
         }
-        let transformer = FeatureTransformer {
-            features: self.features,
-            half_dims: n,
-            biases: self
-                .ft_biases
+        let transformer = FeatureTransformer::new(
+            self.features,
+            n,
+            self.ft_biases
                 .iter()
                 .map(|b| round_i16(b * ACTIVATION_ONE))
                 .collect(),
             weights,
-        };
+        );
         let last = self.layers.len() - 1;
         let stack = self
             .layers

@@ -10,11 +10,13 @@
 //! one saved accumulator per perspective and king square together with the
 //! pieces it was computed for, so a rebuild only applies the difference
 //! between that board and the current one. Null moves change nothing: their
-//! ply reads its parent's accumulator.
+//! ply reads its parent's accumulator. Nets with a PSQT part keep its sums
+//! alongside each accumulator and update them with the same feature changes.
 
 use shakmaty::{Board, Color, Square};
 
 use super::features::{PieceBoards, color_index, piece_boards};
+use super::layers::{Accumulated, apply_psqt};
 use super::network::Network;
 use super::simd::Kernels;
 use crate::position::PieceChanges;
@@ -38,6 +40,7 @@ struct Ply {
 #[derive(Clone, Debug)]
 struct CacheEntry {
     acc: Vec<i16>,
+    psqt: Vec<i32>,
     pieces: PieceBoards,
 }
 
@@ -47,6 +50,10 @@ pub struct AccumulatorStack {
     plies: Vec<Ply>,
     /// Accumulator of ply `p`, perspective `c` at `(2p + c) × half`.
     values: Vec<i16>,
+    /// PSQT buckets per perspective (0 without a PSQT part).
+    psqt_len: usize,
+    /// PSQT sums of ply `p`, perspective `c` at `(2p + c) × psqt_len`.
+    psqt: Vec<i32>,
     top: usize,
     /// Indexed by `64 × perspective + king square`.
     cache: Vec<CacheEntry>,
@@ -56,14 +63,18 @@ impl AccumulatorStack {
     /// An empty stack for `net`; call [`AccumulatorStack::reset`] before use.
     pub fn new(net: &Network) -> AccumulatorStack {
         let half = net.half_dims();
+        let psqt_len = net.transformer.psqt_buckets;
         let empty = CacheEntry {
             acc: net.transformer.biases.clone(),
+            psqt: vec![0; psqt_len],
             pieces: Default::default(),
         };
         let mut stack = AccumulatorStack {
             half,
             plies: Vec::new(),
             values: Vec::new(),
+            psqt_len,
+            psqt: Vec::new(),
             top: 0,
             cache: vec![empty; 2 * 64],
         };
@@ -95,6 +106,7 @@ impl AccumulatorStack {
                 kings: [Square::A1; 2],
             });
             self.values.resize(self.plies.len() * 2 * self.half, 0);
+            self.psqt.resize(self.plies.len() * 2 * self.psqt_len, 0);
         }
     }
 
@@ -145,7 +157,12 @@ impl AccumulatorStack {
 
     /// The accumulators of the current ply, white's then black's, brought up
     /// to date; `board` is the current position.
-    pub fn current(&mut self, net: &Network, kernels: &Kernels, board: &Board) -> (&[i16], &[i16]) {
+    pub fn current(
+        &mut self,
+        net: &Network,
+        kernels: &Kernels,
+        board: &Board,
+    ) -> [Accumulated<'_>; 2] {
         let mut t = self.top;
         while self.plies[t].null {
             t -= 1;
@@ -155,9 +172,11 @@ impl AccumulatorStack {
                 self.bring_up_to_date(net, kernels, board, t, c);
             }
         }
-        let at = 2 * t * self.half;
-        let (white, black) = self.values[at..at + 2 * self.half].split_at(self.half);
-        (white, black)
+        let side = |c: usize| Accumulated {
+            values: &self.values[(2 * t + c) * self.half..(2 * t + c + 1) * self.half],
+            psqt: &self.psqt[(2 * t + c) * self.psqt_len..(2 * t + c + 1) * self.psqt_len],
+        };
+        [side(0), side(1)]
     }
 
     fn bring_up_to_date(
@@ -207,26 +226,40 @@ impl AccumulatorStack {
         let perspective = if c == 0 { Color::White } else { Color::Black };
         let king = ply.kings[c];
         let features = net.features();
-        let mut add: [&[i16]; 2] = [&[]; 2];
-        let mut sub: [&[i16]; 2] = [&[]; 2];
+        let mut added = [0usize; 2];
+        let mut removed = [0usize; 2];
         let (mut na, mut ns) = (0, 0);
         for change in ply.changes.added() {
             if let Some(i) = features.index(perspective, king, change.piece, change.square) {
-                add[na] = net.transformer.row(i);
+                added[na] = i;
                 na += 1;
             }
         }
         for change in ply.changes.removed() {
             if let Some(i) = features.index(perspective, king, change.piece, change.square) {
-                sub[ns] = net.transformer.row(i);
+                removed[ns] = i;
                 ns += 1;
             }
         }
+        let add = added.map(|i| net.transformer.row(i));
+        let sub = removed.map(|i| net.transformer.row(i));
         let half = self.half;
         let (below, above) = self.values.split_at_mut(2 * child * half);
         let src = &below[(2 * parent + c) * half..(2 * parent + c + 1) * half];
         let dst = &mut above[c * half..(c + 1) * half];
         (kernels.apply_from)(dst, src, &add[..na], &sub[..ns]);
+        if self.psqt_len > 0 {
+            let n = self.psqt_len;
+            let (below, above) = self.psqt.split_at_mut(2 * child * n);
+            let sums = &mut above[c * n..(c + 1) * n];
+            sums.copy_from_slice(&below[(2 * parent + c) * n..(2 * parent + c + 1) * n]);
+            for &i in &added[..na] {
+                apply_psqt(sums, net.transformer.psqt_row(i), 1);
+            }
+            for &i in &removed[..ns] {
+                apply_psqt(sums, net.transformer.psqt_row(i), -1);
+            }
+        }
         self.plies[child].computed[c] = true;
     }
 
@@ -283,9 +316,17 @@ impl AccumulatorStack {
             ai += take_a;
             ri += take_r;
         }
+        for &i in &added[..na] {
+            apply_psqt(&mut entry.psqt, net.transformer.psqt_row(i), 1);
+        }
+        for &i in &removed[..nr] {
+            apply_psqt(&mut entry.psqt, net.transformer.psqt_row(i), -1);
+        }
         entry.pieces = current;
         let at = (2 * target + c) * self.half;
         self.values[at..at + self.half].copy_from_slice(&entry.acc);
+        let at = (2 * target + c) * self.psqt_len;
+        self.psqt[at..at + self.psqt_len].copy_from_slice(&entry.psqt);
         self.plies[target].computed[c] = true;
     }
 }

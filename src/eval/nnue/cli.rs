@@ -9,8 +9,8 @@ use std::sync::Arc;
 use clap::{Args, ValueEnum};
 use shakmaty::Position as _;
 
-use super::network::Network;
-use super::random::{pst_like_network, random_network};
+use super::network::{Head, Network, STOCKFISH15_UNITS_PER_PAWN};
+use super::random::{pst_like_network, random_network, random_stockfish15_network};
 use super::{FeatureSet, Kernels, simd_path_name};
 use crate::eval::EvalChoice;
 use crate::eval::Evaluator;
@@ -23,8 +23,8 @@ pub struct EvalArgs {
     /// The position (default: the start position).
     #[arg(long)]
     pub fen: Option<String>,
-    /// A net file (Stockfish 12 `.nnue` HalfKP or tarpon's format); default:
-    /// the net built into the binary, if any.
+    /// A net file (Stockfish 12 HalfKP or Stockfish 15.1 `.nnue`, or
+    /// tarpon's format); default: the net built into the binary, if any.
     #[arg(long)]
     pub net: Option<PathBuf>,
 }
@@ -63,9 +63,21 @@ pub fn eval_report(pos: &Position, net: Option<&Network>) -> String {
             let raw = net.raw_output_board(Kernels::detected(), board, pos.turn());
             out.push_str(&format!(
                 "NNUE        {:+} cp (side to move; raw output {raw} / {})\n",
-                raw / net.output_scale,
+                net.centipawns(raw),
                 net.output_scale
             ));
+            if net.head == Head::Stockfish15 {
+                let value = raw / net.output_scale;
+                let white = if pos.turn() == shakmaty::Color::White {
+                    value
+                } else {
+                    -value
+                };
+                out.push_str(&format!(
+                    "stockfish   {} (NNUE evaluation in pawns, white side, as Stockfish 15.1's eval prints it; internal value {value})\n",
+                    stockfish15_eval_pawns(white)
+                ));
+            }
             out.push_str(&format!("features    {}\n", net.features().name()));
             out.push_str(&format!("net         {}\n", net.architecture()));
             if !net.description.is_empty() {
@@ -82,6 +94,15 @@ pub fn eval_report(pos: &Position, net: Option<&Network>) -> String {
     ));
     out.push_str(&format!("simd        {}\n", simd_path_name()));
     out
+}
+
+/// A Stockfish internal value as its 15.1 `eval` command prints it: pawns
+/// of `NormalizeToPawnValue` units, two decimals, with a sign.
+pub fn stockfish15_eval_pawns(white_value: i32) -> String {
+    format!(
+        "{:+.2}",
+        f64::from(white_value) / f64::from(STOCKFISH15_UNITS_PER_PAWN)
+    )
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -123,11 +144,18 @@ pub struct RandomNetArgs {
     /// bucket), so searches with it are shaped like PST searches.
     #[arg(long)]
     pub pst_like: bool,
+    /// Stockfish 15.1's architecture and file layout (HalfKAv2_hm, 8 PSQT
+    /// buckets, 8 stacks of 16, 32 and 1 outputs; --width is the
+    /// transformer width, 1024 in Stockfish's nets).
+    #[arg(long, conflicts_with_all = ["pst_like", "features", "hidden", "buckets"])]
+    pub stockfish15: bool,
 }
 
 /// Writes a seeded random net (for benchmarks and tests, not for play).
 pub fn run_random_net(args: RandomNetArgs) -> ExitCode {
-    let net = if args.pst_like {
+    let net = if args.stockfish15 {
+        random_stockfish15_network(args.width, args.seed)
+    } else if args.pst_like {
         pst_like_network(args.features.into(), args.width, args.seed)
     } else {
         random_network(

@@ -1,6 +1,8 @@
 //! Net files: the classic Stockfish 12 `.nnue` layout (HalfKP, read and
-//! written unchanged) and tarpon's own checksummed layout (any feature set,
-//! output buckets). Both are documented byte by byte in `nets/README.md`.
+//! written unchanged), Stockfish 15.1's (HalfKAv2_hm with PSQT and layer
+//! stacks, read and written unchanged) and tarpon's own checksummed layout
+//! (any feature set, output buckets). All are documented byte by byte in
+//! `nets/README.md`.
 //!
 //! Every read checks sizes before it touches data, so a truncated, foreign or
 //! random file yields a [`NetError`], never a panic.
@@ -9,13 +11,23 @@ use std::fs::File;
 use std::path::Path;
 
 use super::features::FeatureSet;
-use super::layers::{Affine, FeatureTransformer};
-use super::network::{MAX_BUCKETS, MAX_HALF_DIMS, MAX_LAYER_WIDTH, NetError, Network};
+use super::layers::{Affine, FeatureTransformer, padded};
+use super::network::{Head, MAX_BUCKETS, MAX_HALF_DIMS, MAX_LAYER_WIDTH, NetError, Network};
 
 /// Stockfish 12's file version word.
 pub const STOCKFISH12_VERSION: u32 = 0x7AF3_2F16;
 /// Stockfish 12's output divisor (FV_SCALE).
 pub const STOCKFISH12_OUTPUT_SCALE: i32 = 16;
+/// The file version word of Stockfish 14 to 16 (HalfKAv2 and later nets).
+pub const STOCKFISH15_VERSION: u32 = 0x7AF3_2F20;
+/// Stockfish 15.1's `fc_0` outputs before the forwarded one (`FC_0_OUTPUTS`).
+pub const STOCKFISH15_FC0_OUTPUTS: usize = 15;
+/// Stockfish 15.1's `fc_1` outputs.
+pub const STOCKFISH15_FC1_OUTPUTS: usize = 32;
+/// Stockfish 15.1's layer stacks and PSQT buckets.
+pub const STOCKFISH15_BUCKETS: usize = 8;
+/// What Stockfish 16 and later write before each compressed array.
+const LEB128_MAGIC: &[u8] = b"COMPRESSED_LEB128";
 /// Magic bytes of tarpon's own format.
 pub const TARPON_MAGIC: &[u8; 8] = b"TARPNNUE";
 /// The version of tarpon's format this build reads and writes.
@@ -53,12 +65,14 @@ impl Network {
 
     /// Parses a net from memory, detecting the format from its first bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        let version = (bytes.len() >= 4)
+            .then(|| u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]));
         if bytes.starts_with(TARPON_MAGIC) {
             read_tarpon(bytes)
-        } else if bytes.len() >= 4
-            && u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) == STOCKFISH12_VERSION
-        {
+        } else if version == Some(STOCKFISH12_VERSION) {
             read_stockfish12(bytes)
+        } else if version == Some(STOCKFISH15_VERSION) {
+            read_stockfish15(bytes)
         } else if bytes.len() < 4 {
             Err(NetError::Truncated {
                 needed: 4,
@@ -66,17 +80,45 @@ impl Network {
             })
         } else {
             Err(NetError::UnknownFormat(format!(
-                "starts with {:02x?}, expected the Stockfish version word 7af32f16 or \"TARPNNUE\"",
+                "starts with {:02x?}, expected a Stockfish version word (7af32f16, 7af32f20) or \"TARPNNUE\"",
                 &bytes[..bytes.len().min(8)]
             )))
         }
     }
 
-    /// Serialises in the layout users expect: Stockfish 12 for HalfKP nets
-    /// it can hold, tarpon's format otherwise.
+    /// Serialises in the layout users expect: Stockfish 15.1's for nets of
+    /// its architecture, Stockfish 12 for HalfKP nets it can hold, tarpon's
+    /// format otherwise.
     pub fn to_bytes(&self) -> Vec<u8> {
-        self.to_stockfish12_bytes()
-            .unwrap_or_else(|_| self.to_tarpon_bytes())
+        match self.head {
+            Head::Stockfish15 => self.to_stockfish15_bytes(),
+            Head::Plain => self
+                .to_stockfish12_bytes()
+                .unwrap_or_else(|_| self.to_tarpon_bytes()),
+        }
+    }
+
+    /// Stockfish 15.1's layout (only for nets with its head).
+    fn to_stockfish15_bytes(&self) -> Vec<u8> {
+        let ft_hash = stockfish15_transformer_hash(self.half_dims() as u32);
+        let net_hash = stockfish15_network_hash(self.half_dims() as u32);
+        let mut w = Writer::default();
+        w.u32(STOCKFISH15_VERSION);
+        w.u32(ft_hash ^ net_hash);
+        w.u32(self.description.len() as u32);
+        w.bytes(self.description.as_bytes());
+        w.u32(ft_hash);
+        self.write_transformer(&mut w);
+        for &x in &self.transformer.psqt_weights {
+            w.u32(x as u32);
+        }
+        for stack in &self.stacks {
+            w.u32(net_hash);
+            for layer in stack {
+                w.layer(layer);
+            }
+        }
+        w.0
     }
 
     /// Writes the net to `path` in the layout [`Network::to_bytes`] picks.
@@ -216,16 +258,23 @@ fn parse_stockfish12_architecture(description: &str) -> Option<(usize, usize, us
 fn stockfish12_dense_bytes(inputs: usize, h1: usize, h2: usize) -> usize {
     [(inputs, h1), (h1, h2), (h2, 1)]
         .iter()
-        .map(|&(i, o)| 4 * o + o * super::layers::padded(i))
+        .map(|&(i, o)| 4 * o + o * padded(i))
         .sum()
+}
+
+/// The fields every Stockfish layout starts with, after its version word:
+/// file hash, description and transformer hash.
+fn read_stockfish_header(r: &mut Reader) -> Result<(u32, String, u32), NetError> {
+    let file_hash = r.u32()?;
+    let description = r.description()?;
+    let transformer_hash = r.u32()?;
+    Ok((file_hash, description, transformer_hash))
 }
 
 fn read_stockfish12(bytes: &[u8]) -> Result<Network, NetError> {
     let mut r = Reader::new(bytes);
     r.u32()?; // the version word, already recognised
-    let file_hash = r.u32()?;
-    let description = r.description()?;
-    let ft_hash = r.u32()?;
+    let (file_hash, description, ft_hash) = read_stockfish_header(&mut r)?;
     let width = ft_hash ^ FeatureSet::HalfKP.stockfish_hash();
     if width == 0 || !width.is_multiple_of(2) || width as usize / 2 > MAX_HALF_DIMS {
         return Err(NetError::Architecture(format!(
@@ -289,6 +338,144 @@ fn read_stockfish12(bytes: &[u8]) -> Result<Network, NetError> {
     )
 }
 
+// ---------------------------------------------------------------- Stockfish 15.1
+
+/// The hashes Stockfish 15.1 embeds: the transformer's (feature set and
+/// output width) and the dense stack's, folded over its layers as in
+/// Stockfish 12 (the squared clipped ReLU does not take part).
+fn stockfish15_transformer_hash(half_dims: u32) -> u32 {
+    FeatureSet::HalfKAv2Hm.stockfish_hash() ^ (2 * half_dims)
+}
+
+fn stockfish15_network_hash(half_dims: u32) -> u32 {
+    let h = input_slice_hash(2 * half_dims);
+    let h = clipped_relu_hash(affine_hash(h, STOCKFISH15_FC0_OUTPUTS as u32 + 1));
+    let h = clipped_relu_hash(affine_hash(h, STOCKFISH15_FC1_OUTPUTS as u32));
+    affine_hash(h, 1)
+}
+
+/// The layer shapes of one Stockfish 15.1 stack, `(inputs, outputs)`.
+fn stockfish15_stack_shape(half_dims: usize) -> [(usize, usize); 3] {
+    [
+        (half_dims, STOCKFISH15_FC0_OUTPUTS + 1),
+        (2 * STOCKFISH15_FC0_OUTPUTS, STOCKFISH15_FC1_OUTPUTS),
+        (STOCKFISH15_FC1_OUTPUTS, 1),
+    ]
+}
+
+fn dense_bytes(shape: &[(usize, usize)]) -> usize {
+    shape.iter().map(|&(i, o)| 4 * o + o * padded(i)).sum()
+}
+
+/// What the header of a Stockfish 15.1 file announces.
+struct Stockfish15Header {
+    description: String,
+    file_hash: u32,
+    transformer_hash: u32,
+    half_dims: usize,
+    /// Bytes of the header (up to and with the transformer hash).
+    header_len: usize,
+    /// Bytes of the whole file.
+    file_len: usize,
+}
+
+fn stockfish15_header(bytes: &[u8]) -> Result<Stockfish15Header, NetError> {
+    let mut r = Reader::new(bytes);
+    if r.u32()? != STOCKFISH15_VERSION {
+        return Err(NetError::UnknownFormat(
+            "no Stockfish 15.1 version word".into(),
+        ));
+    }
+    let (file_hash, description, transformer_hash) = read_stockfish_header(&mut r)?;
+    let width = transformer_hash ^ FeatureSet::HalfKAv2Hm.stockfish_hash();
+    if width == 0 || !width.is_multiple_of(32) || width as usize / 2 > MAX_HALF_DIMS {
+        return Err(NetError::Architecture(format!(
+            "feature transformer hash {transformer_hash:08x} is not HalfKAv2_hm(Friend) with a width tarpon runs"
+        )));
+    }
+    if bytes[r.position()..].starts_with(LEB128_MAGIC) {
+        return Err(NetError::UnsupportedVersion(
+            "LEB128-compressed Stockfish net (Stockfish 16 and later); tarpon reads Stockfish 15.1's layout".into(),
+        ));
+    }
+    let half_dims = width as usize / 2;
+    let dims = FeatureSet::HalfKAv2Hm.dimensions();
+    let transformer = 2 * half_dims + 2 * half_dims * dims + 4 * STOCKFISH15_BUCKETS * dims;
+    let stacks = STOCKFISH15_BUCKETS * (4 + dense_bytes(&stockfish15_stack_shape(half_dims)));
+    Ok(Stockfish15Header {
+        description,
+        file_hash,
+        transformer_hash,
+        half_dims,
+        header_len: r.position(),
+        file_len: r.position() + transformer + stacks,
+    })
+}
+
+/// The exact length of the Stockfish 15.1 net whose header starts `bytes`
+/// (which may go on past the net), from the architecture the header
+/// announces: how `tarpon extract-net` cuts a net out of a binary.
+pub fn stockfish15_net_len(bytes: &[u8]) -> Result<usize, NetError> {
+    let header = stockfish15_header(bytes)?;
+    let expected = header.file_hash ^ header.transformer_hash;
+    let network_hash = stockfish15_network_hash(header.half_dims as u32);
+    if expected != network_hash {
+        return Err(NetError::Architecture(format!(
+            "network hash {expected:08x} is not Stockfish 15.1's {network_hash:08x} for width {}",
+            header.half_dims
+        )));
+    }
+    Ok(header.file_len)
+}
+
+fn read_stockfish15(bytes: &[u8]) -> Result<Network, NetError> {
+    let header = stockfish15_header(bytes)?;
+    let n = header.half_dims;
+    let network_hash = stockfish15_network_hash(n as u32);
+    if header.file_hash != header.transformer_hash ^ network_hash {
+        return Err(NetError::Architecture(format!(
+            "header hash {:08x} is not Stockfish 15.1's transformer hash {:08x} xor its network hash {network_hash:08x} (another HalfKAv2_hm architecture?)",
+            header.file_hash, header.transformer_hash
+        )));
+    }
+    if bytes.len() < header.file_len {
+        return Err(NetError::Truncated {
+            needed: header.file_len as u64,
+            found: bytes.len() as u64,
+        });
+    }
+    if bytes.len() > header.file_len {
+        // Earlier HalfKAv2_hm nets can carry the same hashes with a first
+        // layer that reads both accumulators whole: a longer file.
+        return Err(NetError::Architecture(format!(
+            "{} bytes after the Stockfish 15.1 layout (perhaps an earlier HalfKAv2_hm net, Stockfish 14-15.0, whose first layer reads {} inputs: not supported)",
+            bytes.len() - header.file_len,
+            2 * n
+        )));
+    }
+    let mut r = Reader::new(bytes);
+    r.bytes(header.header_len)?;
+    let mut transformer = read_transformer(&mut r, FeatureSet::HalfKAv2Hm, n)?;
+    transformer.psqt_buckets = STOCKFISH15_BUCKETS;
+    transformer.psqt_weights = r.i32s(STOCKFISH15_BUCKETS * FeatureSet::HalfKAv2Hm.dimensions())?;
+    let mut stacks = Vec::with_capacity(STOCKFISH15_BUCKETS);
+    for bucket in 0..STOCKFISH15_BUCKETS {
+        let hash = r.u32()?;
+        if hash != network_hash {
+            return Err(NetError::Malformed(format!(
+                "layer stack {bucket} has hash {hash:08x}, not {network_hash:08x}"
+            )));
+        }
+        let stack = stockfish15_stack_shape(n)
+            .iter()
+            .map(|&(i, o)| r.layer(i, o))
+            .collect::<Result<Vec<_>, _>>()?;
+        stacks.push(stack);
+    }
+    r.finish()?;
+    Network::new_stockfish15(transformer, stacks, header.description)
+}
+
 // ---------------------------------------------------------------- tarpon
 
 fn read_tarpon(bytes: &[u8]) -> Result<Network, NetError> {
@@ -340,7 +527,7 @@ fn read_tarpon(bytes: &[u8]) -> Result<Network, NetError> {
     let transformer_bytes = 2 * n + 2 * n * features.dimensions();
     let stack_bytes: usize = shape
         .windows(2)
-        .map(|io| 4 * io[1] + io[1] * super::layers::padded(io[0]))
+        .map(|io| 4 * io[1] + io[1] * padded(io[0]))
         .sum();
     let needed = r.position() + transformer_bytes + buckets * stack_bytes + 4;
     if bytes.len() < needed {
@@ -383,12 +570,7 @@ fn read_transformer(
 ) -> Result<FeatureTransformer, NetError> {
     let biases = r.i16s(n)?;
     let weights = r.i16s(n * features.dimensions())?;
-    Ok(FeatureTransformer {
-        features,
-        half_dims: n,
-        biases,
-        weights,
-    })
+    Ok(FeatureTransformer::new(features, n, biases, weights))
 }
 
 // ---------------------------------------------------------------- bytes
@@ -460,6 +642,14 @@ impl<'a> Reader<'a> {
             return Err(NetError::Malformed(format!("description of {len} bytes")));
         }
         Ok(String::from_utf8_lossy(self.bytes(len)?).into_owned())
+    }
+
+    fn i32s(&mut self, n: usize) -> Result<Vec<i32>, NetError> {
+        let raw = self.bytes(n.saturating_mul(4))?;
+        Ok(raw
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect())
     }
 
     fn i16s(&mut self, n: usize) -> Result<Vec<i16>, NetError> {

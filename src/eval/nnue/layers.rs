@@ -4,7 +4,7 @@
 //! through the same code.
 
 use super::features::FeatureSet;
-use super::simd::Kernels;
+use super::simd::{ACTIVATION_MAX, Kernels, WEIGHT_SCALE_BITS};
 
 /// Dense-layer inputs are padded to a multiple of this, as Stockfish stores
 /// them (the widest SIMD register, in bytes).
@@ -15,7 +15,9 @@ pub const fn padded(n: usize) -> usize {
     n.div_ceil(INPUT_PADDING) * INPUT_PADDING
 }
 
-/// Sparse inputs to `half_dims` int16 neurons, shared by both perspectives.
+/// Sparse inputs to `half_dims` int16 neurons, shared by both perspectives,
+/// and (Stockfish 14 and later) a PSQT part: per input, one int32 per output
+/// bucket, summed like the accumulator and added to the output unchanged.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FeatureTransformer {
     pub features: FeatureSet,
@@ -23,13 +25,58 @@ pub struct FeatureTransformer {
     pub biases: Vec<i16>,
     /// `features.dimensions()` rows of `half_dims` weights, one row per input.
     pub weights: Vec<i16>,
+    /// Buckets of the PSQT part; 0 for nets without one.
+    pub psqt_buckets: usize,
+    /// `features.dimensions()` rows of `psqt_buckets` weights.
+    pub psqt_weights: Vec<i32>,
 }
 
 impl FeatureTransformer {
+    /// A transformer without a PSQT part.
+    pub fn new(
+        features: FeatureSet,
+        half_dims: usize,
+        biases: Vec<i16>,
+        weights: Vec<i16>,
+    ) -> FeatureTransformer {
+        FeatureTransformer {
+            features,
+            half_dims,
+            biases,
+            weights,
+            psqt_buckets: 0,
+            psqt_weights: Vec::new(),
+        }
+    }
+
     /// The weights an active input adds to the accumulator.
     #[inline]
     pub fn row(&self, feature: usize) -> &[i16] {
         &self.weights[feature * self.half_dims..(feature + 1) * self.half_dims]
+    }
+
+    /// The PSQT weights an active input adds (empty without a PSQT part).
+    #[inline]
+    pub fn psqt_row(&self, feature: usize) -> &[i32] {
+        let n = self.psqt_buckets;
+        &self.psqt_weights[feature * n..(feature + 1) * n]
+    }
+}
+
+/// One perspective's transformer output: its accumulator and its PSQT sums
+/// (empty for nets without a PSQT part).
+#[derive(Clone, Copy, Debug)]
+pub struct Accumulated<'a> {
+    pub values: &'a [i16],
+    pub psqt: &'a [i32],
+}
+
+/// Adds (`sign` 1) or subtracts (`sign` −1) a PSQT row, wrapping like the
+/// int32 sums of Stockfish.
+#[inline]
+pub fn apply_psqt(sums: &mut [i32], row: &[i32], sign: i32) {
+    for (s, &w) in sums.iter_mut().zip(row) {
+        *s = s.wrapping_add(sign.wrapping_mul(w));
     }
 }
 
@@ -56,6 +103,18 @@ impl Affine {
 
     pub fn padded_inputs(&self) -> usize {
         padded(self.inputs)
+    }
+
+    /// `out = biases + weights × input`, reading the first padded-inputs
+    /// bytes of `input` (zero beyond the real inputs).
+    #[inline]
+    pub fn propagate(&self, kernels: &Kernels, input: &[u8], out: &mut [i32]) {
+        (kernels.affine)(
+            &self.weights,
+            &self.biases,
+            &input[..self.padded_inputs()],
+            out,
+        );
     }
 
     /// The weight from input `i` to output `o`.
@@ -101,22 +160,75 @@ pub fn forward(
     };
     for layer in hidden {
         let sums = &mut scratch.sums[..layer.outputs];
-        (kernels.affine)(
-            &layer.weights,
-            &layer.biases,
-            &scratch.activations[..layer.padded_inputs()],
-            sums,
-        );
+        layer.propagate(kernels, &scratch.activations, sums);
         let next = padded(layer.outputs);
         (kernels.clipped_relu32)(sums, &mut scratch.activations[..layer.outputs]);
         scratch.activations[layer.outputs..next].fill(0);
     }
     let mut out = [0i32; 1];
-    (kernels.affine)(
-        &last.weights,
-        &last.biases,
-        &scratch.activations[..last.padded_inputs()],
-        &mut out,
-    );
+    last.propagate(kernels, &scratch.activations, &mut out);
     out[0]
+}
+
+/// Stockfish's output scale: the raw output divided by this is its internal
+/// evaluation unit.
+pub const STOCKFISH_OUTPUT_SCALE: i32 = 16;
+
+/// Stockfish 15.1's dense stack on the accumulators of both perspectives,
+/// side to move first; returns its "positional" output (before the PSQT sum
+/// is added and the output scale divides).
+///
+/// Each perspective's accumulator is cut in two halves multiplied pairwise
+/// (one byte per pair); `fc_0` maps them to `k + 1` outputs, of which the
+/// first `k` go through a squared clipped ReLU and a plain one, side by side,
+/// into `fc_1` (→ clipped ReLU → `fc_2`), while the last skips ahead, scaled
+/// from 127 × 64 per unit to 600 × 16, into the output.
+pub fn forward_stockfish15(
+    kernels: &Kernels,
+    stack: &[Affine],
+    acc_to_move: &[i16],
+    acc_other: &[i16],
+    scratch: &mut Scratch,
+) -> i32 {
+    // Network::new admits no other shape.
+    let [fc_0, fc_1, fc_2] = stack else {
+        return 0;
+    };
+    let half = acc_to_move.len() / 2;
+    let k = fc_0.outputs - 1;
+    scratch
+        .activations
+        .resize(fc_0.padded_inputs().max(fc_1.padded_inputs()), 0);
+    scratch.sums.resize(fc_0.outputs.max(fc_1.outputs), 0);
+
+    let transformed = &mut scratch.activations;
+    (kernels.pairwise)(acc_to_move, &mut transformed[..half]);
+    (kernels.pairwise)(acc_other, &mut transformed[half..2 * half]);
+    transformed[2 * half..fc_0.padded_inputs()].fill(0);
+    let fc_0_out = &mut scratch.sums[..fc_0.outputs];
+    fc_0.propagate(kernels, transformed, fc_0_out);
+    let skip = fc_0_out[k];
+
+    let hidden = &mut scratch.activations;
+    sqr_clipped_relu(&fc_0_out[..k], &mut hidden[..k]);
+    (kernels.clipped_relu32)(&fc_0_out[..k], &mut hidden[k..2 * k]);
+    hidden[2 * k..fc_1.padded_inputs()].fill(0);
+    let fc_1_out = &mut scratch.sums[..fc_1.outputs];
+    fc_1.propagate(kernels, hidden, fc_1_out);
+    (kernels.clipped_relu32)(fc_1_out, &mut hidden[..fc_1.outputs]);
+    hidden[fc_1.outputs..fc_2.padded_inputs()].fill(0);
+    let mut out = [0i32; 1];
+    fc_2.propagate(kernels, hidden, &mut out);
+    // Integer arithmetic exactly as Stockfish's: 32-bit, truncating division.
+    let forwarded = skip.wrapping_mul(600 * STOCKFISH_OUTPUT_SCALE) / (127 << WEIGHT_SCALE_BITS);
+    out[0].wrapping_add(forwarded)
+}
+
+/// `clamp(x² / 2^19, 0, 127)`: the square of the value read as 1.0 = 127 × 64,
+/// scaled back to 1.0 = 128 (Stockfish's "really should be /127").
+pub fn sqr_clipped_relu(src: &[i32], dst: &mut [u8]) {
+    for (d, &s) in dst.iter_mut().zip(src) {
+        let square = i64::from(s) * i64::from(s);
+        *d = (square >> (2 * WEIGHT_SCALE_BITS + 7)).min(i64::from(ACTIVATION_MAX)) as u8;
+    }
 }

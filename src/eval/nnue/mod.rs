@@ -8,6 +8,7 @@
 
 pub mod accumulator;
 pub mod cli;
+pub mod extract;
 pub mod features;
 pub mod format;
 pub mod layers;
@@ -71,14 +72,25 @@ impl NnueEvaluator {
 
     /// The current ply's accumulators, white's then black's.
     pub fn accumulators(&mut self, pos: &Position) -> (&[i16], &[i16]) {
-        self.stack
-            .current(&self.net, self.kernels, pos.chess().board())
+        let [white, black] = self
+            .stack
+            .current(&self.net, self.kernels, pos.chess().board());
+        (white.values, black.values)
+    }
+
+    /// The current ply's PSQT sums, white's then black's (empty for nets
+    /// without a PSQT part).
+    pub fn psqt_sums(&mut self, pos: &Position) -> (&[i32], &[i32]) {
+        let [white, black] = self
+            .stack
+            .current(&self.net, self.kernels, pos.chess().board());
+        (white.psqt, black.psqt)
     }
 
     /// The net's raw output for the current ply (before the output scale).
     pub fn raw_output(&mut self, pos: &Position) -> i32 {
         let board = pos.chess().board();
-        let (white, black) = self.stack.current(&self.net, self.kernels, board);
+        let [white, black] = self.stack.current(&self.net, self.kernels, board);
         let (us, them) = match pos.turn() {
             shakmaty::Color::White => (white, black),
             shakmaty::Color::Black => (black, white),
@@ -111,6 +123,7 @@ impl Evaluator for NnueEvaluator {
     }
 
     fn evaluate(&mut self, pos: &Position) -> i32 {
-        self.raw_output(pos) / self.net.output_scale
+        let raw = self.raw_output(pos);
+        self.net.centipawns(raw)
     }
 }

@@ -7,7 +7,10 @@ use std::sync::{Arc, OnceLock};
 use shakmaty::{Board, Color};
 
 use super::features::FeatureSet;
-use super::layers::{Affine, FeatureTransformer, Scratch, forward};
+use super::layers::{
+    Accumulated, Affine, FeatureTransformer, STOCKFISH_OUTPUT_SCALE, Scratch, apply_psqt, forward,
+    forward_stockfish15,
+};
 use super::simd::Kernels;
 
 /// Why a net could not be loaded or built; the message is meant for people
@@ -62,8 +65,27 @@ pub const MAX_LAYER_WIDTH: usize = 4096;
 /// Most output buckets accepted (one per possible piece count).
 pub const MAX_BUCKETS: usize = 32;
 
+/// How the transformer's output becomes an evaluation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Head {
+    /// tarpon's nets and Stockfish 12's: clipped ReLU of both accumulators,
+    /// then affine layers with clipped ReLUs between them; the output divided
+    /// by the output scale is centipawns.
+    Plain,
+    /// Stockfish 15.1's ([`forward_stockfish15`]) plus the PSQT sums; the
+    /// output divided by the output scale is Stockfish's internal unit,
+    /// turned into centipawns as its UCI output does.
+    Stockfish15,
+}
+
+/// Stockfish 15.1's internal units per pawn (`NormalizeToPawnValue`), in
+/// its UCI output (`cp = value × 100 / 361`) and in what its `eval` command
+/// prints (`value / 361` pawns, two decimals).
+pub const STOCKFISH15_UNITS_PER_PAWN: i32 = 361;
+
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
+    pub head: Head,
     pub transformer: FeatureTransformer,
     /// One dense stack per output bucket; every stack has the same shape, its
     /// first layer reads `2 × half_dims` inputs and its last has one output.
@@ -87,7 +109,7 @@ impl fmt::Debug for Network {
 }
 
 impl Network {
-    /// Checks that the parts fit together.
+    /// A plain net (tarpon's, Stockfish 12's); checks that the parts fit together.
     pub fn new(
         transformer: FeatureTransformer,
         stacks: Vec<Vec<Affine>>,
@@ -95,56 +117,73 @@ impl Network {
         description: String,
     ) -> Result<Network, NetError> {
         let bad = |m: String| Err(NetError::Architecture(m));
-        let n = transformer.half_dims;
-        if n == 0 || n > MAX_HALF_DIMS || !n.is_multiple_of(16) {
-            return bad(format!(
-                "feature transformer width {n} (must be a multiple of 16, at most {MAX_HALF_DIMS})"
-            ));
+        check_transformer(&transformer)?;
+        if transformer.psqt_buckets != 0 {
+            return bad("a PSQT part needs the Stockfish 15.1 head".into());
         }
-        if transformer.biases.len() != n
-            || transformer.weights.len() != n * transformer.features.dimensions()
-        {
-            return Err(NetError::Malformed(
-                "feature transformer parameter count".into(),
-            ));
-        }
-        if stacks.is_empty() || stacks.len() > MAX_BUCKETS {
-            return bad(format!(
-                "{} output buckets (1 to {MAX_BUCKETS} supported)",
-                stacks.len()
-            ));
-        }
+        check_buckets(&stacks)?;
         if output_scale <= 0 {
             return bad(format!("output scale {output_scale}"));
         }
-        let shape: Vec<usize> = stacks[0].iter().map(|l| l.outputs).collect();
         for stack in &stacks {
-            let mut inputs = 2 * n;
-            if stack.is_empty() || stack.iter().map(|l| l.outputs).ne(shape.iter().copied()) {
-                return bad("output buckets with different layer shapes".into());
+            if stack.is_empty() {
+                return bad("an empty dense stack".into());
             }
-            for layer in stack {
-                if layer.inputs != inputs || layer.outputs == 0 || layer.outputs > MAX_LAYER_WIDTH {
-                    return bad(format!(
-                        "dense layer {}->{} after {inputs} outputs",
-                        layer.inputs, layer.outputs
-                    ));
-                }
-                if layer.biases.len() != layer.outputs
-                    || layer.weights.len() != layer.outputs * layer.padded_inputs()
-                {
-                    return Err(NetError::Malformed("dense layer parameter count".into()));
-                }
-                inputs = layer.outputs;
-            }
-            if inputs != 1 {
-                return bad(format!("last layer has {inputs} outputs, not 1"));
-            }
+            check_single_output(check_chain(stack, 2 * transformer.half_dims)?)?;
         }
         Ok(Network {
+            head: Head::Plain,
             transformer,
             stacks,
             output_scale,
+            description,
+        })
+    }
+
+    /// A net in Stockfish 15.1's architecture: a HalfKAv2_hm transformer
+    /// with one PSQT bucket per dense stack, and stacks `fc_0: half_dims → k
+    /// + 1`, `fc_1: 2k → m`, `fc_2: m → 1` (k = 15, m = 32 in its nets).
+    pub fn new_stockfish15(
+        transformer: FeatureTransformer,
+        stacks: Vec<Vec<Affine>>,
+        description: String,
+    ) -> Result<Network, NetError> {
+        let bad = |m: String| Err(NetError::Architecture(m));
+        check_transformer(&transformer)?;
+        check_buckets(&stacks)?;
+        if transformer.features != FeatureSet::HalfKAv2Hm {
+            return bad("the Stockfish 15.1 head reads HalfKAv2_hm features".into());
+        }
+        if transformer.psqt_buckets != stacks.len() {
+            return bad(format!(
+                "{} PSQT buckets for {} dense stacks",
+                transformer.psqt_buckets,
+                stacks.len()
+            ));
+        }
+        if transformer.psqt_weights.len()
+            != transformer.psqt_buckets * transformer.features.dimensions()
+        {
+            return Err(NetError::Malformed("PSQT parameter count".into()));
+        }
+        for stack in &stacks {
+            let [fc_0, fc_1, _] = &stack[..] else {
+                return bad(format!("{} dense layers, not 3", stack.len()));
+            };
+            if fc_0.outputs < 2 || fc_1.inputs != 2 * (fc_0.outputs - 1) {
+                return bad(format!(
+                    "fc_0 with {} outputs feeding fc_1 with {} inputs (needs 2 × (outputs − 1))",
+                    fc_0.outputs, fc_1.inputs
+                ));
+            }
+            check_chain(&stack[..1], transformer.half_dims)?;
+            check_single_output(check_chain(&stack[1..], fc_1.inputs)?)?;
+        }
+        Ok(Network {
+            head: Head::Stockfish15,
+            transformer,
+            stacks,
+            output_scale: STOCKFISH_OUTPUT_SCALE,
             description,
         })
     }
@@ -182,43 +221,68 @@ impl Network {
             self.features().dimensions(),
             self.half_dims()
         );
+        if self.head == Head::Stockfish15 {
+            s.push_str(" pairwise");
+        }
         for size in self.layer_sizes() {
             s.push_str(&format!(" -> {size}"));
         }
         if self.buckets() > 1 {
             s.push_str(&format!(", {} output buckets", self.buckets()));
         }
+        if self.head == Head::Stockfish15 {
+            s.push_str(&format!(
+                ", {} PSQT buckets (Stockfish 15.1)",
+                self.transformer.psqt_buckets
+            ));
+        }
         s
     }
 
-    /// The raw int32 output for the given accumulators.
+    /// The raw int32 output for the accumulators of the side to move and
+    /// the other side: divided by the output scale, centipawns for plain
+    /// nets, Stockfish's internal unit for Stockfish 15.1 nets.
     pub fn raw_output(
         &self,
         kernels: &Kernels,
-        acc_to_move: &[i16],
-        acc_other: &[i16],
+        to_move: Accumulated<'_>,
+        other: Accumulated<'_>,
         pieces: usize,
         scratch: &mut Scratch,
     ) -> i32 {
-        forward(
-            kernels,
-            &self.stacks[self.bucket_for(pieces)],
-            acc_to_move,
-            acc_other,
-            scratch,
-        )
+        let bucket = self.bucket_for(pieces);
+        let stack = &self.stacks[bucket];
+        match self.head {
+            Head::Plain => forward(kernels, stack, to_move.values, other.values, scratch),
+            Head::Stockfish15 => {
+                let psqt = to_move.psqt[bucket].wrapping_sub(other.psqt[bucket]) / 2;
+                let positional =
+                    forward_stockfish15(kernels, stack, to_move.values, other.values, scratch);
+                psqt.wrapping_add(positional)
+            }
+        }
+    }
+
+    /// Centipawns (side to move) for a raw output: Stockfish 15.1 nets go
+    /// through its internal unit and its UCI conversion, truncating as it does.
+    pub fn centipawns(&self, raw: i32) -> i32 {
+        let value = raw / self.output_scale;
+        match self.head {
+            Head::Plain => value,
+            Head::Stockfish15 => value * 100 / STOCKFISH15_UNITS_PER_PAWN,
+        }
     }
 
     /// Centipawns, side to move, for the given accumulators.
     pub fn evaluate(
         &self,
         kernels: &Kernels,
-        acc_to_move: &[i16],
-        acc_other: &[i16],
+        to_move: Accumulated<'_>,
+        other: Accumulated<'_>,
         pieces: usize,
         scratch: &mut Scratch,
     ) -> i32 {
-        self.raw_output(kernels, acc_to_move, acc_other, pieces, scratch) / self.output_scale
+        self.centipawns(self.raw_output(kernels, to_move, other, pieces, scratch))
     }
 
     /// The accumulator of `perspective` computed from scratch (the slow,
@@ -233,15 +297,33 @@ impl Network {
         acc
     }
 
+    /// The PSQT sums of `perspective` computed from scratch (empty for nets
+    /// without a PSQT part).
+    pub fn full_psqt(&self, board: &Board, perspective: Color) -> Vec<i32> {
+        let mut sums = vec![0; self.transformer.psqt_buckets];
+        for feature in self.features().active_features(perspective, board) {
+            apply_psqt(&mut sums, self.transformer.psqt_row(feature), 1);
+        }
+        sums
+    }
+
     /// The raw output for the side to move, computed from scratch (no
     /// accumulator stack): for one-off evaluations such as `tarpon eval`.
     pub fn raw_output_board(&self, kernels: &Kernels, board: &Board, to_move: Color) -> i32 {
         let us = self.full_accumulator(board, to_move);
         let them = self.full_accumulator(board, !to_move);
+        let us_psqt = self.full_psqt(board, to_move);
+        let them_psqt = self.full_psqt(board, !to_move);
         self.raw_output(
             kernels,
-            &us,
-            &them,
+            Accumulated {
+                values: &us,
+                psqt: &us_psqt,
+            },
+            Accumulated {
+                values: &them,
+                psqt: &them_psqt,
+            },
             board.occupied().count(),
             &mut Scratch::default(),
         )
@@ -258,6 +340,75 @@ impl Network {
                     .map(Arc::new)
             })
             .clone()
+    }
+}
+
+/// The transformer's width and parameter counts.
+fn check_transformer(transformer: &FeatureTransformer) -> Result<(), NetError> {
+    let n = transformer.half_dims;
+    if n == 0 || n > MAX_HALF_DIMS || !n.is_multiple_of(16) {
+        return Err(NetError::Architecture(format!(
+            "feature transformer width {n} (must be a multiple of 16, at most {MAX_HALF_DIMS})"
+        )));
+    }
+    if transformer.biases.len() != n
+        || transformer.weights.len() != n * transformer.features.dimensions()
+        || transformer.psqt_weights.len()
+            != transformer.psqt_buckets * transformer.features.dimensions()
+    {
+        return Err(NetError::Malformed(
+            "feature transformer parameter count".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The number of stacks, and that they all have one shape.
+fn check_buckets(stacks: &[Vec<Affine>]) -> Result<(), NetError> {
+    if stacks.is_empty() || stacks.len() > MAX_BUCKETS {
+        return Err(NetError::Architecture(format!(
+            "{} output buckets (1 to {MAX_BUCKETS} supported)",
+            stacks.len()
+        )));
+    }
+    let shape = |stack: &Vec<Affine>| -> Vec<(usize, usize)> {
+        stack.iter().map(|l| (l.inputs, l.outputs)).collect()
+    };
+    if stacks.iter().any(|stack| shape(stack) != shape(&stacks[0])) {
+        return Err(NetError::Architecture(
+            "output buckets with different layer shapes".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Layers that feed each other, the first reading `inputs` values; returns
+/// the width of the last.
+fn check_chain(layers: &[Affine], mut inputs: usize) -> Result<usize, NetError> {
+    for layer in layers {
+        if layer.inputs != inputs || layer.outputs == 0 || layer.outputs > MAX_LAYER_WIDTH {
+            return Err(NetError::Architecture(format!(
+                "dense layer {}->{} after {inputs} outputs",
+                layer.inputs, layer.outputs
+            )));
+        }
+        if layer.biases.len() != layer.outputs
+            || layer.weights.len() != layer.outputs * layer.padded_inputs()
+        {
+            return Err(NetError::Malformed("dense layer parameter count".into()));
+        }
+        inputs = layer.outputs;
+    }
+    Ok(inputs)
+}
+
+fn check_single_output(outputs: usize) -> Result<(), NetError> {
+    if outputs == 1 {
+        Ok(())
+    } else {
+        Err(NetError::Architecture(format!(
+            "last layer has {outputs} outputs, not 1"
+        )))
     }
 }
 

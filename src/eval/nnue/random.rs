@@ -42,14 +42,14 @@ pub fn random_network(
     seed: u64,
 ) -> Result<Network, NetError> {
     let mut rng = Rng::new(seed);
-    let transformer = FeatureTransformer {
+    let transformer = FeatureTransformer::new(
         features,
         half_dims,
-        biases: (0..half_dims).map(|_| rng.range(-20, 80) as i16).collect(),
-        weights: (0..features.dimensions() * half_dims)
+        (0..half_dims).map(|_| rng.range(-20, 80) as i16).collect(),
+        (0..features.dimensions() * half_dims)
             .map(|_| rng.range(-24, 24) as i16)
             .collect(),
-    };
+    );
     let mut shape = vec![2 * half_dims];
     shape.extend_from_slice(hidden);
     shape.push(1);
@@ -82,6 +82,58 @@ pub fn random_network(
         .collect();
     let description = format!("random net, seed {seed}");
     Network::new(transformer, stacks, 16, description)
+}
+
+/// A net in Stockfish 15.1's architecture (HalfKAv2_hm, `half_dims` wide,
+/// 8 PSQT buckets and layer stacks of 16, 32 and 1 outputs) with random
+/// weights spread so that the pairwise products, both activations of `fc_0`
+/// and the forwarded output all vary: the synthetic stand-in for Stockfish's
+/// own nets in tests and benchmarks.
+pub fn random_stockfish15_network(half_dims: usize, seed: u64) -> Result<Network, NetError> {
+    use super::format::{STOCKFISH15_BUCKETS, STOCKFISH15_FC0_OUTPUTS, STOCKFISH15_FC1_OUTPUTS};
+
+    let features = FeatureSet::HalfKAv2Hm;
+    let mut rng = Rng::new(seed);
+    let mut transformer = FeatureTransformer::new(
+        features,
+        half_dims,
+        (0..half_dims).map(|_| rng.range(0, 100) as i16).collect(),
+        (0..features.dimensions() * half_dims)
+            .map(|_| rng.range(-20, 20) as i16)
+            .collect(),
+    );
+    transformer.psqt_buckets = STOCKFISH15_BUCKETS;
+    transformer.psqt_weights = (0..features.dimensions() * STOCKFISH15_BUCKETS)
+        .map(|_| rng.range(-3000, 3000))
+        .collect();
+    let shape = [
+        (half_dims, STOCKFISH15_FC0_OUTPUTS + 1, 3000),
+        (2 * STOCKFISH15_FC0_OUTPUTS, STOCKFISH15_FC1_OUTPUTS, 2000),
+        (STOCKFISH15_FC1_OUTPUTS, 1, 800),
+    ];
+    let stacks = (0..STOCKFISH15_BUCKETS)
+        .map(|_| {
+            shape
+                .iter()
+                .map(|&(inputs, outputs, bias)| {
+                    let mut layer = Affine::zeros(inputs, outputs);
+                    let spread = (2048 / inputs as i32).clamp(2, 100);
+                    for o in 0..outputs {
+                        layer.biases[o] = rng.range(-bias, bias);
+                        for i in 0..inputs {
+                            *layer.weight_mut(o, i) = rng.range(-spread, spread) as i8;
+                        }
+                    }
+                    layer
+                })
+                .collect()
+        })
+        .collect();
+    Network::new_stockfish15(
+        transformer,
+        stacks,
+        format!("random Stockfish 15.1-layout net, seed {seed}"),
+    )
 }
 
 /// Transformer neurons per side that carry the piece-square sum.

@@ -79,6 +79,10 @@ pub type ApplyFn = fn(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]);
 pub type ClippedRelu16Fn = fn(src: &[i16], dst: &mut [u8]);
 /// `dst[i] = clamp(src[i] >> 6, 0, 127)`.
 pub type ClippedRelu32Fn = fn(src: &[i32], dst: &mut [u8]);
+/// Stockfish 15.1's transformer activation on one perspective: with `h =
+/// dst.len()` and `src.len() == 2h`, `dst[j] = clamp(src[j], 0, 127) ×
+/// clamp(src[j + h], 0, 127) / 128` (the two halves multiplied pairwise).
+pub type PairwiseFn = fn(src: &[i16], dst: &mut [u8]);
 /// `out[o] = biases[o] + Σ weights[o][i] × input[i]` with weights stored row
 /// by row, each row as long as `input` (a multiple of 32, padded with zeros).
 pub type AffineFn = fn(weights: &[i8], biases: &[i32], input: &[u8], out: &mut [i32]);
@@ -91,6 +95,7 @@ pub struct Kernels {
     pub apply: ApplyFn,
     pub clipped_relu16: ClippedRelu16Fn,
     pub clipped_relu32: ClippedRelu32Fn,
+    pub pairwise: PairwiseFn,
     pub affine: AffineFn,
 }
 
@@ -100,6 +105,7 @@ static SCALAR: Kernels = Kernels {
     apply: scalar::apply,
     clipped_relu16: scalar::clipped_relu16,
     clipped_relu32: scalar::clipped_relu32,
+    pairwise: scalar::pairwise,
     affine: scalar::affine,
 };
 
@@ -182,6 +188,11 @@ unsafe fn apply_tail(
         // SAFETY: as above.
         unsafe { *dst.add(j) = v };
     }
+}
+
+/// Checks the shape contract shared by every `pairwise` kernel.
+fn check_pairwise(src: &[i16], dst: &[u8]) {
+    assert_eq!(src.len(), 2 * dst.len(), "pairwise needs two halves");
 }
 
 /// Checks the shape contract shared by every `affine` kernel.
@@ -282,6 +293,33 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn pairwise_products_match_scalar_bit_for_bit() {
+        let mut rng = Rng(4);
+        // 512 is Stockfish 15.1's half; the odd sizes exercise the tails.
+        for half in [512, 16, 32, 48, 8, 7, 1] {
+            let wide = rng.i16s(2 * half);
+            let small: Vec<i16> = wide.iter().map(|v| v % 200).collect();
+            let saturated: Vec<i16> = (0..2 * half)
+                .map(|i| [127, 128, -1, 0, 200][i % 5])
+                .collect();
+            for src in [&wide, &small, &saturated] {
+                let mut expected = vec![0u8; half];
+                (SCALAR.pairwise)(src, &mut expected);
+                assert!(expected.iter().all(|&v| v <= 126));
+                for k in simd_paths() {
+                    let mut got = vec![0xAAu8; half];
+                    (k.pairwise)(src, &mut got);
+                    assert_eq!(got, expected, "{} pairwise, half {half}", k.path);
+                }
+            }
+        }
+        // 127 × 127 / 128 = 126, 100 × 64 / 128 = 50, negatives clip to 0.
+        let mut out = [0u8; 3];
+        (SCALAR.pairwise)(&[127, 100, -5, 300, 64, 90], &mut out);
+        assert_eq!(out, [126, 50, 0]);
     }
 
     #[test]

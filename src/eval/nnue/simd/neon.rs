@@ -2,14 +2,18 @@
 
 use std::arch::aarch64::*;
 
-use super::{Kernels, SimdPath, WEIGHT_SCALE_BITS, apply_tail, check_affine, check_rows, scalar};
+use super::{
+    Kernels, SimdPath, WEIGHT_SCALE_BITS, apply_tail, check_affine, check_pairwise, check_rows,
+    scalar,
+};
 
 pub static NEON: Kernels = Kernels {
     path: SimdPath::Neon,
     apply_from: neon_apply_from,
     apply: neon_apply,
-    clipped_relu16: clipped_relu16,
-    clipped_relu32: clipped_relu32,
+    clipped_relu16,
+    clipped_relu32,
+    pairwise,
     affine: neon_affine,
 };
 
@@ -86,6 +90,32 @@ fn clipped_relu32(src: &[i32], dst: &mut [u8]) {
         }
     }
     scalar::clipped_relu32(&src[full..], &mut dst[full..]);
+}
+
+fn pairwise(src: &[i16], dst: &mut [u8]) {
+    check_pairwise(src, dst);
+    let half = dst.len();
+    let full = half - half % 16;
+    let (first, second) = src.split_at(half);
+    for i in (0..full).step_by(16) {
+        // SAFETY: i + 16 <= full <= half = the length of both halves and `dst`.
+        unsafe {
+            let clip = |p: *const i16| {
+                vmaxq_s16(vminq_s16(vld1q_s16(p), vdupq_n_s16(127)), vdupq_n_s16(0))
+            };
+            // Products are at most 127 × 127: the shift is the division and
+            // the narrowing keeps every value.
+            let product = |k: usize| {
+                let p = vmulq_s16(clip(first.as_ptr().add(k)), clip(second.as_ptr().add(k)));
+                vmovn_u16(vshrq_n_u16::<7>(vreinterpretq_u16_s16(p)))
+            };
+            vst1q_u8(
+                dst.as_mut_ptr().add(i),
+                vcombine_u8(product(i), product(i + 8)),
+            );
+        }
+    }
+    scalar::pairwise_halves(&first[full..], &second[full..], &mut dst[full..]);
 }
 
 fn neon_affine(weights: &[i8], biases: &[i32], input: &[u8], out: &mut [i32]) {

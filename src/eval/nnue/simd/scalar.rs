@@ -1,6 +1,6 @@
 //! The portable path: plain loops, the reference every SIMD path must match.
 
-use super::{ACTIVATION_MAX, WEIGHT_SCALE_BITS, check_affine, check_rows};
+use super::{ACTIVATION_MAX, WEIGHT_SCALE_BITS, check_affine, check_pairwise, check_rows};
 
 pub fn apply_from(dst: &mut [i16], src: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
     assert_eq!(dst.len(), src.len());
@@ -33,6 +33,21 @@ pub fn clipped_relu32(src: &[i32], dst: &mut [u8]) {
     assert_eq!(src.len(), dst.len());
     for (d, &s) in dst.iter_mut().zip(src) {
         *d = (s >> WEIGHT_SCALE_BITS).clamp(0, ACTIVATION_MAX) as u8;
+    }
+}
+
+pub fn pairwise(src: &[i16], dst: &mut [u8]) {
+    check_pairwise(src, dst);
+    let (first, second) = src.split_at(dst.len());
+    pairwise_halves(first, second, dst);
+}
+
+/// [`pairwise`] with the halves given apart (all three slices of one length);
+/// the SIMD paths finish their tails with it.
+pub fn pairwise_halves(first: &[i16], second: &[i16], dst: &mut [u8]) {
+    for ((d, &a), &b) in dst.iter_mut().zip(first).zip(second) {
+        let clip = |v: i16| i32::from(v).clamp(0, ACTIVATION_MAX);
+        *d = (clip(a) * clip(b) / 128) as u8;
     }
 }
 

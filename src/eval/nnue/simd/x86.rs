@@ -5,7 +5,10 @@
 
 use std::arch::x86_64::*;
 
-use super::{Kernels, SimdPath, WEIGHT_SCALE_BITS, apply_tail, check_affine, check_rows, scalar};
+use super::{
+    Kernels, SimdPath, WEIGHT_SCALE_BITS, apply_tail, check_affine, check_pairwise, check_rows,
+    scalar,
+};
 
 pub static AVX2: Kernels = Kernels {
     path: SimdPath::Avx2,
@@ -13,6 +16,7 @@ pub static AVX2: Kernels = Kernels {
     apply: avx2_apply,
     clipped_relu16: avx2_clipped_relu16,
     clipped_relu32: avx2_clipped_relu32,
+    pairwise: avx2_pairwise,
     affine: avx2_affine,
 };
 
@@ -22,6 +26,7 @@ pub static SSE41: Kernels = Kernels {
     apply: sse41_apply,
     clipped_relu16: sse41_clipped_relu16,
     clipped_relu32: sse41_clipped_relu32,
+    pairwise: sse41_pairwise,
     affine: sse41_affine,
 };
 
@@ -51,6 +56,12 @@ fn avx2_clipped_relu32(src: &[i32], dst: &mut [u8]) {
     assert_eq!(src.len(), dst.len());
     // SAFETY: AVX2 was detected before this table was handed out.
     unsafe { avx2::clipped_relu32(src, dst) }
+}
+
+fn avx2_pairwise(src: &[i16], dst: &mut [u8]) {
+    check_pairwise(src, dst);
+    // SAFETY: AVX2 was detected before this table was handed out.
+    unsafe { avx2::pairwise(src, dst) }
 }
 
 fn avx2_affine(weights: &[i8], biases: &[i32], input: &[u8], out: &mut [i32]) {
@@ -84,6 +95,12 @@ fn sse41_clipped_relu32(src: &[i32], dst: &mut [u8]) {
     assert_eq!(src.len(), dst.len());
     // SAFETY: SSE4.1 was detected before this table was handed out.
     unsafe { sse41::clipped_relu32(src, dst) }
+}
+
+fn sse41_pairwise(src: &[i16], dst: &mut [u8]) {
+    check_pairwise(src, dst);
+    // SAFETY: SSE4.1 was detected before this table was handed out.
+    unsafe { sse41::pairwise(src, dst) }
 }
 
 fn sse41_affine(weights: &[i8], biases: &[i32], input: &[u8], out: &mut [i32]) {
@@ -194,6 +211,34 @@ mod avx2 {
             }
         }
         scalar::clipped_relu32(&src[full..], &mut dst[full..]);
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub fn pairwise(src: &[i16], dst: &mut [u8]) {
+        let half = dst.len();
+        let full = half - half % 32;
+        let zero = _mm256_setzero_si256();
+        let one = _mm256_set1_epi16(127);
+        let (first, second) = src.split_at(half);
+        let clip = |v: __m256i| _mm256_max_epi16(_mm256_min_epi16(v, one), zero);
+        for i in (0..full).step_by(32) {
+            // SAFETY: i + 32 <= full <= half = the length of both halves and `dst`.
+            unsafe {
+                let load = |s: &[i16], k: usize| clip(_mm256_loadu_si256(s.as_ptr().add(k).cast()));
+                // Products are at most 127 × 127, so the logical shift is the
+                // division and the pack cannot saturate.
+                let lo =
+                    _mm256_srli_epi16::<7>(_mm256_mullo_epi16(load(first, i), load(second, i)));
+                let hi = _mm256_srli_epi16::<7>(_mm256_mullo_epi16(
+                    load(first, i + 16),
+                    load(second, i + 16),
+                ));
+                let ordered =
+                    _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(lo, hi));
+                _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), ordered);
+            }
+        }
+        scalar::pairwise_halves(&first[full..], &second[full..], &mut dst[full..]);
     }
 
     #[target_feature(enable = "avx2")]
@@ -357,6 +402,27 @@ mod sse41 {
             }
         }
         scalar::clipped_relu32(&src[full..], &mut dst[full..]);
+    }
+
+    #[target_feature(enable = "sse4.1")]
+    pub fn pairwise(src: &[i16], dst: &mut [u8]) {
+        let half = dst.len();
+        let full = half - half % 16;
+        let zero = _mm_setzero_si128();
+        let one = _mm_set1_epi16(127);
+        let (first, second) = src.split_at(half);
+        let clip = |v: __m128i| _mm_max_epi16(_mm_min_epi16(v, one), zero);
+        for i in (0..full).step_by(16) {
+            // SAFETY: i + 16 <= full <= half = the length of both halves and `dst`.
+            unsafe {
+                let load = |s: &[i16], k: usize| clip(_mm_loadu_si128(s.as_ptr().add(k).cast()));
+                let lo = _mm_srli_epi16::<7>(_mm_mullo_epi16(load(first, i), load(second, i)));
+                let hi =
+                    _mm_srli_epi16::<7>(_mm_mullo_epi16(load(first, i + 8), load(second, i + 8)));
+                _mm_storeu_si128(dst.as_mut_ptr().add(i).cast(), _mm_packus_epi16(lo, hi));
+            }
+        }
+        scalar::pairwise_halves(&first[full..], &second[full..], &mut dst[full..]);
     }
 
     #[target_feature(enable = "sse4.1")]
