@@ -72,6 +72,7 @@ fn tarpon_evaluates_stockfish15_nets_as_stockfish15_does() {
     let (_, bytes, _) = find_embedded_net(&binary).expect("an embedded Stockfish 15.1 net");
     let net = Arc::new(Network::from_bytes(bytes).unwrap());
     println!("net: {}", net.architecture());
+    assert!(net.to_bytes() == bytes, "written back byte for byte");
 
     // Positions, with tarpon's value for each from an evaluator that follows
     // the random game incrementally.
