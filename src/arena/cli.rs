@@ -184,6 +184,13 @@ fn apply_shortcut(config: &mut EngineConfig, spec: &str) -> Result<(), String> {
             .map_err(|e| format!("cannot find the tarpon executable: {e}"))
     };
     match spec {
+        "nnue" if crate::eval::nnue::Network::embedded_default().is_none() => {
+            return Err(
+                "tarpon:nnue: this build embeds no default net (nets/default.nnue); \
+                 name one with tarpon:nnue=NET"
+                    .to_string(),
+            );
+        }
         "pst" | "nnue" => {
             config.cmd = exe()?;
             config.name = format!("tarpon-{spec}");
@@ -191,6 +198,12 @@ fn apply_shortcut(config: &mut EngineConfig, spec: &str) -> Result<(), String> {
         }
         _ if spec.starts_with("nnue=") => {
             let net = &spec["nnue=".len()..];
+            // The engine would fall back to another evaluator with only an
+            // `info string`, so a bad net must stop the match here instead.
+            crate::eval::nnue::Network::load(net).map_err(|e| format!("tarpon:nnue={net}: {e}"))?;
+            // Absolute, so an engine started in another `dir=` finds it too.
+            let absolute =
+                std::fs::canonicalize(net).map_err(|e| format!("tarpon:nnue={net}: {e}"))?;
             config.cmd = exe()?;
             config.name = format!(
                 "tarpon-{}",
@@ -200,7 +213,7 @@ fn apply_shortcut(config: &mut EngineConfig, spec: &str) -> Result<(), String> {
                     .unwrap_or_else(|| "nnue".to_string())
             );
             set_option(config, "Eval", "nnue");
-            set_option(config, "EvalFile", net);
+            set_option(config, "EvalFile", &absolute.display().to_string());
         }
         "" => return Err("empty tarpon: shortcut".to_string()),
         path => {
@@ -615,12 +628,23 @@ mod tests {
         let e = engine_config(&[], &tokens("tarpon:pst"), false).unwrap();
         assert_eq!(e.name, "tarpon-pst");
         assert_eq!(e.options, vec![("Eval".to_string(), "pst".to_string())]);
-        let n = engine_config(&[], &tokens("tarpon:nnue=nets/gen1.nnue name=g1"), false).unwrap();
+        let n = engine_config(
+            &[],
+            &tokens("tarpon:nnue=nets/gen0-halfkp.nnue name=g1"),
+            false,
+        )
+        .unwrap();
         assert_eq!(n.name, "g1");
+        let net = std::fs::canonicalize("nets/gen0-halfkp.nnue").unwrap();
         assert!(
             n.options
-                .contains(&("EvalFile".to_string(), "nets/gen1.nnue".to_string()))
+                .contains(&("EvalFile".to_string(), net.display().to_string()))
         );
+        // A net that cannot be loaded stops the match before it starts.
+        let missing = engine_config(&[], &tokens("tarpon:nnue=nets/missing.nnue"), false);
+        assert!(missing.unwrap_err().contains("nets/missing.nnue"));
+        let not_a_net = engine_config(&[], &tokens("tarpon:nnue=Cargo.toml"), false);
+        assert!(not_a_net.unwrap_err().contains("Cargo.toml"));
         let b = engine_config(&[], &tokens("tarpon:/tmp/old-tarpon"), false).unwrap();
         assert_eq!(
             (b.cmd.as_str(), b.name.as_str()),
