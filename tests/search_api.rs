@@ -205,6 +205,40 @@ fn two_threads_find_the_same_mate() {
 }
 
 #[test]
+fn helpers_reach_the_depth_limit_and_the_result_is_reported_last() {
+    let pos = Position::from_fen(KIWIPETE, false).unwrap();
+    for threads in [2, 3] {
+        let config = SearchConfig {
+            threads,
+            multipv: 2,
+            ..SearchConfig::default()
+        };
+        let limits = Limits {
+            depth: Some(9),
+            ..Limits::default()
+        };
+        let (outcome, lines) = run(&pos, &limits, &config, &SearchControl::new());
+        assert_eq!(outcome.depth, 9, "{threads} threads");
+        assert_eq!(outcome.lines.len(), 2);
+        let best = outcome.best.expect("a move");
+        assert!(pos.legal_moves().contains(&best));
+        // Whichever thread completed depth 9, its lines are the last ones printed.
+        let last = lines.last().expect("info lines");
+        assert!(
+            last.starts_with("info depth 9 ") && last.contains("multipv 2"),
+            "{last}"
+        );
+        let first = &lines[lines.len() - 2];
+        assert!(first.contains("multipv 1"), "{first}");
+        let pv_move = first
+            .split(" pv ")
+            .nth(1)
+            .and_then(|pv| pv.split(' ').next());
+        assert_eq!(pv_move, Some(pos.uci(best).as_str()), "{first}");
+    }
+}
+
+#[test]
 fn clock_limits_are_respected() {
     let pos = Position::from_fen(KIWIPETE, false).unwrap();
     let limits = Limits {

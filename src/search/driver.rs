@@ -2,12 +2,15 @@
 //! aspiration windows around the last score, one MultiPV line at a time. The
 //! main thread also reports `info` lines and decides when to stop.
 
+use std::sync::atomic::Ordering::Relaxed;
+
 use shakmaty::Move;
 
 use super::Score;
 use super::movepick::mvv_lva;
 use super::score::{INFINITE, MATE_BOUND, MAX_PLY, is_mate_score};
-use super::searcher::{RootMove, Searcher};
+use super::searcher::{CompletedIteration, RootMove, Searcher};
+use super::threads::helper_skips_depth;
 use super::time::soft_scale;
 use crate::eval::Evaluator;
 
@@ -128,6 +131,9 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let mut previous_score = -INFINITE;
 
         for depth in 1..=max_depth {
+            if helper_skips_depth(self.id, depth, max_depth) {
+                continue;
+            }
             self.root_depth = depth;
             for rm in &mut self.root_moves {
                 if rm.score != -INFINITE {
@@ -147,6 +153,10 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             }
             completed = depth;
             if !self.is_main() {
+                self.completed = CompletedIteration {
+                    depth,
+                    root_moves: self.root_moves.clone(),
+                };
                 continue;
             }
             self.publish_nodes();
@@ -176,6 +186,11 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             if self.enough(depth, score, best_move_changes, stable_iterations, drop) {
                 break;
             }
+        }
+        // The depth asked for is reached as soon as any thread completes it:
+        // the others stop and the main thread adopts the deepest result.
+        if completed == max_depth {
+            self.shared.abort.store(true, Relaxed);
         }
         completed
     }
@@ -266,7 +281,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         }
     }
 
-    fn report_lines(&mut self, depth: i32, multipv: usize) {
+    pub fn report_lines(&mut self, depth: i32, multipv: usize) {
         for i in 0..multipv {
             self.report_line(depth, i, Edge::Exact);
         }

@@ -24,13 +24,19 @@ pub struct Shared<'a> {
     pub config: &'a SearchConfig,
     /// Set by the main thread when it is done: helpers stop.
     pub abort: AtomicBool,
-    /// Nodes searched by each thread, published every few thousand nodes.
-    pub nodes: Vec<AtomicU64>,
+    /// Nodes searched by each thread, published every 256 nodes.
+    pub nodes: Vec<ThreadCounter>,
 }
+
+/// A per-thread counter alone on its cache line: threads publishing their
+/// own counts do not invalidate each other's lines (false sharing).
+#[repr(align(64))]
+#[derive(Default)]
+pub struct ThreadCounter(pub AtomicU64);
 
 impl Shared<'_> {
     pub fn total_nodes(&self) -> u64 {
-        self.nodes.iter().map(|n| n.load(Relaxed)).sum()
+        self.nodes.iter().map(|n| n.0.load(Relaxed)).sum()
     }
 }
 
@@ -51,6 +57,14 @@ pub struct PlyState {
     pub static_eval: i32,
     /// The move made at this ply (`None` for a null move or not yet).
     pub mv: Option<Move>,
+}
+
+/// A thread's result at the end of an iteration it completed.
+#[derive(Clone, Debug, Default)]
+pub struct CompletedIteration {
+    /// 0 before the first iteration completes.
+    pub depth: i32,
+    pub root_moves: Vec<RootMove>,
 }
 
 /// The main thread's clock and limits; helpers have none.
@@ -86,6 +100,9 @@ pub struct Searcher<'a, 'o, E: Evaluator> {
     pub stats: SearchStats,
     /// Main thread: a snapshot per completed iteration.
     pub iterations: Vec<IterationStats>,
+    /// Helpers: the root moves (best first) and depth of the last completed
+    /// iteration, which the main thread may adopt when it is deeper than its own.
+    pub completed: CompletedIteration,
     /// Tablebase probing: root ranking, tree probes, `tbhits`.
     pub tb: crate::tablebase::SearchProbe,
 }
@@ -119,6 +136,7 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
             out,
             stats: SearchStats::default(),
             iterations: Vec::new(),
+            completed: CompletedIteration::default(),
             tb: crate::tablebase::SearchProbe::new(&shared.config.syzygy),
         }
     }
@@ -194,7 +212,7 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
     }
 
     pub fn poll(&mut self) {
-        self.shared.nodes[self.id].store(self.nodes, Relaxed);
+        self.shared.nodes[self.id].0.store(self.nodes, Relaxed);
         if self.shared.control.is_stopped() || self.shared.abort.load(Relaxed) {
             self.request_stop();
         }
@@ -231,7 +249,7 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
 
     /// Publishes this thread's node count now.
     pub fn publish_nodes(&self) {
-        self.shared.nodes[self.id].store(self.nodes, Relaxed);
+        self.shared.nodes[self.id].0.store(self.nodes, Relaxed);
     }
 
     pub fn update_pv(&mut self, ply: usize, m: Move) {
