@@ -537,6 +537,18 @@ impl Tablebase {
             .flatten()
     }
 
+    /// The game's result if the tables know it: `Some(winner)` under the
+    /// fifty-move rule, `Some(None)` for a draw (cursed wins and blessed
+    /// losses included), `None` when the tables cannot answer.
+    pub fn winner(&self, pos: &Chess) -> Option<Option<Color>> {
+        let turn = pos.turn();
+        Some(match self.probe_wdl(pos)? {
+            Wdl::Win => Some(turn),
+            Wdl::Loss => Some(!turn),
+            Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => None,
+        })
+    }
+
     /// Distance to zeroing the halfmove clock (capture, pawn move or mate)
     /// in plies with best play, positive when the side to move wins and
     /// negative when it loses, 0 for a draw. Beyond ±100 the result is

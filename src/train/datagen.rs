@@ -28,7 +28,6 @@ use crate::eval::nnue::random::Rng;
 use crate::position::{Position, START_FEN};
 use crate::search::{Limits, Score, SearchConfig, SearchControl, TranspositionTable, run_search};
 use crate::tablebase::Tablebase;
-use shakmaty_syzygy::Wdl;
 
 /// Arguments of `tarpon datagen`.
 #[derive(Args, Debug, Clone)]
@@ -267,18 +266,6 @@ fn rules_verdict(pos: &Position) -> Option<Option<Color>> {
         .then_some(None)
 }
 
-/// The game's result if the tablebases know it: the winner under the
-/// fifty-move rule (cursed wins and blessed losses are draws), `None` inside
-/// for a draw; `None` when the tables cannot answer.
-fn tablebase_verdict(tables: &Tablebase, pos: &Position) -> Option<Option<Color>> {
-    let turn = pos.turn();
-    match tables.probe_wdl(pos.chess())? {
-        Wdl::Win => Some(Some(turn)),
-        Wdl::Loss => Some(Some(!turn)),
-        Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => Some(None),
-    }
-}
-
 /// Whether a searched position makes a good training example: quiet (not in
 /// check, best move neither capture nor promotion) and not a mate score.
 fn keep(pos: &Position, best: &Move, score: Score) -> Option<i16> {
@@ -307,7 +294,7 @@ fn play_game(setup: &GameSetup, game: u64, tt: &TranspositionTable) -> PlayedGam
         if let Some(verdict) = rules_verdict(&pos) {
             break verdict;
         }
-        if let Some(verdict) = tablebase_verdict(&setup.tablebase, &pos) {
+        if let Some(verdict) = setup.tablebase.winner(pos.chess()) {
             break verdict;
         }
         if ply >= setup.args.max_plies {
