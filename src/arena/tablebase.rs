@@ -1,57 +1,47 @@
-//! Tablebase adjudication. All use of Syzygy tables by the arena goes
-//! through [`Tablebases::verdict`], so the arena can switch to the engine's
-//! own tablebase module without touching the rest.
+//! Tablebase adjudication. The arena reads Syzygy tables through the
+//! engine's own [`crate::tablebase::Tablebase`], so a corrupt or missing
+//! table file is handled (and reported) the same way in both.
 
-use shakmaty::{Chess, Position};
-use shakmaty_syzygy::{AmbiguousWdl, Tablebase};
+use shakmaty::Chess;
 
 use super::referee::{GameEnd, GameResult, Termination, color_name};
+use crate::tablebase::Tablebase;
 
 pub struct Tablebases {
-    tables: Tablebase<Chess>,
+    tables: Tablebase,
 }
 
 impl Tablebases {
-    /// Open every directory in `paths` (separated by `:` as Stockfish does).
+    /// Open every directory in `paths` (separated as in `SyzygyPath`). An
+    /// error when no usable table is found: adjudication was asked for.
     pub fn open(paths: &str) -> Result<Tablebases, String> {
-        let mut tables = Tablebase::new();
-        let mut found = 0;
-        for dir in paths.split(':').filter(|d| !d.is_empty()) {
-            found += tables
-                .add_directory(dir)
-                .map_err(|e| format!("cannot read tablebase directory {dir}: {e}"))?;
-        }
-        if found == 0 {
-            return Err(format!("no Syzygy tables found in {paths}"));
+        let tables = Tablebase::open(paths);
+        if tables.is_empty() {
+            let mut message = format!("no usable Syzygy tables found in {paths}");
+            for line in tables.report() {
+                message.push_str("; ");
+                message.push_str(&line);
+            }
+            return Err(message);
         }
         Ok(Tablebases { tables })
     }
 
+    /// Most pieces (kings included) the tables cover.
     pub fn max_pieces(&self) -> usize {
-        self.tables.max_pieces()
+        self.tables.max_pieces() as usize
     }
 
     /// The game's result if the tables decide it: win, loss or draw under
     /// the fifty-move rule. None when the position is not in the tables, the
     /// probe fails, or the result depends on the fifty-move counter.
     pub fn verdict(&self, chess: &Chess) -> Option<GameEnd> {
-        if chess.board().occupied().count() > self.max_pieces() || chess.castles().any() {
-            return None;
-        }
-        let side = chess.turn();
-        let (result, reason) = match self.tables.probe_wdl(chess).ok()? {
-            AmbiguousWdl::Win => (
-                GameResult::win_for(side),
-                format!("{} wins by tablebase", color_name(side)),
+        let (result, reason) = match self.tables.winner(chess)? {
+            Some(winner) => (
+                GameResult::win_for(winner),
+                format!("{} wins by tablebase", color_name(winner)),
             ),
-            AmbiguousWdl::Loss => (
-                GameResult::win_for(!side),
-                format!("{} wins by tablebase", color_name(!side)),
-            ),
-            AmbiguousWdl::Draw | AmbiguousWdl::CursedWin | AmbiguousWdl::BlessedLoss => {
-                (GameResult::Draw, "Draw by tablebase".to_string())
-            }
-            AmbiguousWdl::MaybeWin | AmbiguousWdl::MaybeLoss => return None,
+            None => (GameResult::Draw, "Draw by tablebase".to_string()),
         };
         Some(GameEnd {
             result,
