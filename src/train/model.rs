@@ -353,6 +353,9 @@ pub struct Pass {
     sums: Vec<Vec<f32>>,
     /// Gradient with respect to each layer's input, scratch.
     grad: Vec<Vec<f32>>,
+    /// Integer sums and inputs of [`Pass::forward_quantised`], scratch.
+    ints: Vec<i32>,
+    int_inputs: Vec<i32>,
 }
 
 impl Pass {
@@ -363,6 +366,8 @@ impl Pass {
             inputs: model.layers.iter().map(|l| vec![0.0; l.inputs]).collect(),
             sums: model.layers.iter().map(|l| vec![0.0; l.outputs]).collect(),
             grad: model.layers.iter().map(|l| vec![0.0; l.inputs]).collect(),
+            ints: Vec::with_capacity(2 * n),
+            int_inputs: Vec::with_capacity(2 * n),
         }
     }
 
@@ -391,6 +396,70 @@ impl Pass {
             }
         }
         self.sums[last][0]
+    }
+
+    /// The forward pass of `net`, this model's quantised export, in the
+    /// engine's integer arithmetic, kept for [`Pass::backward`]: the loss
+    /// then sees the output the engine will compute, while the gradients go
+    /// straight through the rounding to the float weights
+    /// (quantisation-aware training). Returns float units, like
+    /// [`Pass::forward`].
+    pub fn forward_quantised(&mut self, net: &Network, us: &[u32], them: &[u32]) -> f32 {
+        let transformer = &net.transformer;
+        let dims = transformer.features.dimensions() as u32;
+        let one = ACTIVATION_ONE;
+        let mut ints = std::mem::take(&mut self.ints);
+        let mut input = std::mem::take(&mut self.int_inputs);
+        ints.clear();
+        for rows in [us, them] {
+            let start = ints.len();
+            ints.extend(transformer.biases.iter().map(|&b| i32::from(b)));
+            // Factoriser rows are folded into the real rows by the export.
+            for &r in rows.iter().filter(|&&r| r < dims) {
+                for (a, &w) in ints[start..].iter_mut().zip(transformer.row(r as usize)) {
+                    *a += i32::from(w);
+                }
+            }
+        }
+        for ((pre, x), &a) in self.acc.iter_mut().zip(&mut self.inputs[0]).zip(&ints) {
+            *pre = a as f32 / one;
+            *x = a.clamp(0, ACTIVATION_MAX) as f32 / one;
+        }
+        let stack = &net.stacks[0];
+        let last = stack.len() - 1;
+        let shift = WEIGHT_SCALE_BITS;
+        for (i, layer) in stack.iter().enumerate() {
+            let stride = layer.padded_inputs();
+            input.clear();
+            input.extend(ints.iter().map(|&a| a.clamp(0, ACTIVATION_MAX)));
+            ints.clear();
+            for o in 0..layer.outputs {
+                let row = &layer.weights[o * stride..o * stride + layer.inputs];
+                let dot: i32 = row
+                    .iter()
+                    .zip(&input)
+                    .map(|(&w, &x)| i32::from(w) * x)
+                    .sum();
+                ints.push(layer.biases[o] + dot);
+            }
+            if i < last {
+                // The engine shifts (floor) before its clipped ReLU.
+                for ((pre, x), s) in self.sums[i]
+                    .iter_mut()
+                    .zip(&mut self.inputs[i + 1])
+                    .zip(ints.iter_mut())
+                {
+                    *pre = *s as f32 / (one * HIDDEN_WEIGHT_ONE);
+                    *s >>= shift;
+                    *x = (*s).clamp(0, ACTIVATION_MAX) as f32 / one;
+                }
+            }
+        }
+        let output = ints[0] as f32 / (OUTPUT_SCALE as f32 * CP_PER_UNIT);
+        self.sums[last][0] = output;
+        self.ints = ints;
+        self.int_inputs = input;
+        output
     }
 
     /// Back-propagates `d_out` (d loss / d output) from the last
@@ -549,6 +618,48 @@ mod tests {
                     (numeric - (d_acc[j] + d_acc[16 + j])).abs() < 2e-3,
                     "{set:?} bias {j}"
                 );
+            }
+        }
+    }
+
+    /// The quantisation-aware pass computes exactly what the engine does with
+    /// the exported net, on both feature sets and both sides to move.
+    #[test]
+    fn quantised_forward_is_the_engine_output() {
+        use crate::eval::nnue::Kernels;
+        let fens = [
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4",
+            "8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 b - - 99 50",
+            "4k3/8/8/8/8/8/8/R3K2Q w Q - 0 1",
+        ];
+        for set in FeatureSet::ALL {
+            for seed in 1..4 {
+                // Larger weights than `random` gives, so that activations
+                // clip and the rounding matters.
+                let mut model = Model::random(set, 32, [16, 8], seed);
+                model.ft_weights.iter_mut().for_each(|w| *w *= 8.0);
+                model
+                    .layers
+                    .iter_mut()
+                    .for_each(|l| l.weights.iter_mut().for_each(|w| *w *= 3.0));
+                model.clip();
+                let net = model.quantise(String::new()).unwrap();
+                let mut pass = Pass::new(&model);
+                for fen in fens {
+                    let pos = board(fen);
+                    let turn = pos.turn();
+                    let (mut us, mut them) = (Vec::new(), Vec::new());
+                    model.active_rows(turn, pos.board().iter(), &mut us);
+                    model.active_rows(!turn, pos.board().iter(), &mut them);
+                    let out = pass.forward_quantised(&net, &us, &them);
+                    let raw = net.raw_output_board(Kernels::scalar(), pos.board(), turn);
+                    let emulated = out * OUTPUT_SCALE as f32 * CP_PER_UNIT;
+                    assert!(
+                        (emulated - raw as f32).abs() < 0.01,
+                        "{set:?} seed {seed} {fen}: {emulated} vs {raw}"
+                    );
+                }
             }
         }
     }

@@ -98,6 +98,11 @@ pub struct TrainArgs {
     /// Start from the weights of an existing net (fine-tuning a generation).
     #[arg(long, conflicts_with = "resume")]
     pub init_from: Option<PathBuf>,
+    /// Quantisation-aware training: the loss is taken on the output of the
+    /// quantised net (the engine's integer arithmetic), with gradients passed
+    /// straight through the rounding to the float weights.
+    #[arg(long)]
+    pub quantise_aware: bool,
     /// Hide the progress bar (logs still get one line per epoch).
     #[arg(long)]
     pub quiet: bool,
@@ -124,6 +129,7 @@ impl TrainArgs {
             checkpoint: None,
             resume: false,
             init_from: None,
+            quantise_aware: false,
             quiet: true,
         }
     }
@@ -310,7 +316,7 @@ fn train_in_pool(args: &TrainArgs) -> Result<TrainReport, String> {
         val_set.len(),
         threads
     );
-    let initial_val_loss = validation_loss(&state.model, &val_set, loss);
+    let initial_val_loss = validation_loss(&state.model, None, &val_set, loss);
     println!("validation loss before training: {initial_val_loss:.6}");
     let mut order: Vec<u32> = (0..train_set.len() as u32).collect();
     let mut epochs = Vec::new();
@@ -335,7 +341,18 @@ fn train_in_pool(args: &TrainArgs) -> Result<TrainReport, String> {
         let mut loss_sum = 0.0f64;
         let mut seen = 0usize;
         for batch in order.chunks(args.batch) {
-            loss_sum += train_batch(&mut state, &mut sparse, &train_set, batch, loss);
+            let quantised = match args.quantise_aware {
+                true => Some(quantise(&state.model)?),
+                false => None,
+            };
+            loss_sum += train_batch(
+                &mut state,
+                &mut sparse,
+                &train_set,
+                batch,
+                loss,
+                quantised.as_ref(),
+            );
             seen += batch.len();
             bar.inc(batch.len() as u64);
             let rate = seen as f64 / start.elapsed().as_secs_f64().max(1e-9);
@@ -348,10 +365,17 @@ fn train_in_pool(args: &TrainArgs) -> Result<TrainReport, String> {
         bar.finish_and_clear();
         let secs = start.elapsed().as_secs_f64().max(1e-9);
         let train_loss = loss_sum / train_set.len() as f64;
-        let val_loss = validation_loss(&state.model, &val_set, loss);
+        let float_val_loss = validation_loss(&state.model, None, &val_set, loss);
+        let quantised_val_loss =
+            validation_loss(&state.model, Some(&quantise(&state.model)?), &val_set, loss);
+        // The loss that was optimised is the one the run is judged by.
+        let val_loss = match args.quantise_aware {
+            true => quantised_val_loss,
+            false => float_val_loss,
+        };
         let rate = train_set.len() as f64 / secs;
         println!(
-            "epoch {epoch}/{}: train loss {train_loss:.6}  val loss {val_loss:.6}  lr {:.2e}  {rate:.0} pos/s",
+            "epoch {epoch}/{}: train loss {train_loss:.6}  val loss {float_val_loss:.6} (quantised {quantised_val_loss:.6})  lr {:.2e}  {rate:.0} pos/s",
             args.epochs, state.lr
         );
         epochs.push((train_loss, val_loss, rate));
@@ -419,6 +443,11 @@ pub struct Loss {
     pub scale: f32,
 }
 
+/// The model's export without a description (for quantisation-aware passes).
+fn quantise(model: &Model) -> Result<Network, String> {
+    model.quantise(String::new()).map_err(|e| e.to_string())
+}
+
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
@@ -463,6 +492,16 @@ impl Worker {
         model.active_rows(turn, pos.pieces(), &mut self.us);
         model.active_rows(!turn, pos.pieces(), &mut self.them);
     }
+
+    /// The model's output for `pos`, in float arithmetic or, given the
+    /// quantised export, in the engine's.
+    fn forward(&mut self, model: &Model, quantised: Option<&Network>, pos: &PackedPosition) -> f32 {
+        self.rows(model, pos);
+        match quantised {
+            Some(net) => self.pass.forward_quantised(net, &self.us, &self.them),
+            None => self.pass.forward(model, &self.us, &self.them),
+        }
+    }
 }
 
 /// One optimiser step; returns the summed loss of the batch.
@@ -472,6 +511,7 @@ fn train_batch(
     data: &[PackedPosition],
     batch: &[u32],
     loss: Loss,
+    quantised: Option<&Network>,
 ) -> f64 {
     let model = &state.model;
     let n = model.half_dims;
@@ -485,8 +525,7 @@ fn train_batch(
             let mut total = 0.0f64;
             for &i in slice {
                 let pos = &data[i as usize];
-                w.rows(model, pos);
-                let out = w.pass.forward(model, &w.us, &w.them);
+                let out = w.forward(model, quantised, pos);
                 let (l, d_out) = loss.eval(out, pos);
                 total += f64::from(l);
                 w.pass
@@ -513,8 +552,14 @@ fn train_batch(
     total
 }
 
-/// Mean loss over `data` (0 when empty).
-pub fn validation_loss(model: &Model, data: &[PackedPosition], loss: Loss) -> f64 {
+/// Mean loss over `data` (0 when empty) of the float model or, given it, of
+/// its quantised export.
+pub fn validation_loss(
+    model: &Model,
+    quantised: Option<&Network>,
+    data: &[PackedPosition],
+    loss: Loss,
+) -> f64 {
     if data.is_empty() {
         return 0.0;
     }
@@ -525,8 +570,7 @@ pub fn validation_loss(model: &Model, data: &[PackedPosition], loss: Loss) -> f6
             chunk
                 .iter()
                 .map(|pos| {
-                    w.rows(model, pos);
-                    let out = w.pass.forward(model, &w.us, &w.them);
+                    let out = w.forward(model, quantised, pos);
                     f64::from(loss.eval(out, pos).0)
                 })
                 .sum::<f64>()

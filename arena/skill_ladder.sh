@@ -1,0 +1,32 @@
+#!/bin/sh
+# The strength of tarpon's playing levels (`Skill Level` 0-19) on the Stockfish
+# ladder: each level against one Stockfish 15.1 UCI_Elo rung, 5s+0.05s, one
+# thread and 16 MB hash each, random UHO openings played twice with colours
+# swapped (the same conditions as arena/ladder.sh). One report per level in
+# arena/results/skill/levelNN_vs_stockfish-eloXXXX.md, PGNs in arena/pgn/skill/.
+#
+# Usage (from the crate root, after `cargo build --release`):
+#   arena/skill_ladder.sh GAMES LEVEL:ELO [LEVEL:ELO ...]
+#   e.g. arena/skill_ladder.sh 50 0:1350 1:1350 12:1500
+# Each pairing's seed is fixed, so a rerun plays the same openings.
+set -eu
+GAMES=$1
+shift
+TARPON=${TARPON:-target/release/tarpon}
+mkdir -p arena/pgn/skill arena/results/skill
+
+for pairing in "$@"; do
+    level=${pairing%%:*}
+    elo=${pairing#*:}
+    name=$(printf 'level%02d_vs_stockfish-elo%s' "$level" "$elo")
+    "$TARPON" arena --engine tarpon:pst name="tarpon-skill$level" "option.Skill Level=$level" \
+        --engine cmd=/usr/games/stockfish name="Stockfish-Elo$elo" option.Threads=1 option.Hash=16 \
+        option.UCI_LimitStrength=true option.UCI_Elo="$elo" \
+        --each tc=5+0.05 \
+        --openings file=arena/openings/uho_4060_v2_2000.epd order=random seed="$((level * 10000 + elo))" \
+        --games 2 --rounds $((GAMES / 2)) --concurrency 1 \
+        --draw movenumber=40 movecount=8 score=10 \
+        --resign movecount=3 score=600 twosided=true \
+        --pgn "arena/pgn/skill/$name.pgn" \
+        --report "arena/results/skill/$name.md"
+done
