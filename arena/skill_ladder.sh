@@ -8,6 +8,7 @@
 # Usage (from the crate root, after `cargo build --release`):
 #   arena/skill_ladder.sh GAMES LEVEL:ELO [LEVEL:ELO ...]
 #   e.g. arena/skill_ladder.sh 50 0:1350 1:1350 12:1500
+#   CONCURRENCY=2 plays two games at once (default 1).
 # Each pairing's seed is fixed, so a rerun plays the same openings.
 set -eu
 GAMES=$1
@@ -24,7 +25,7 @@ for pairing in "$@"; do
         option.UCI_LimitStrength=true option.UCI_Elo="$elo" \
         --each tc=5+0.05 \
         --openings file=arena/openings/uho_4060_v2_2000.epd order=random seed="$((level * 10000 + elo))" \
-        --games 2 --rounds $((GAMES / 2)) --concurrency 1 \
+        --games 2 --rounds $((GAMES / 2)) --concurrency "${CONCURRENCY:-1}" \
         --draw movenumber=40 movecount=8 score=10 \
         --resign movecount=3 score=600 twosided=true \
         --pgn "arena/pgn/skill/$name.pgn" \

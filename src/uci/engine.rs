@@ -234,6 +234,9 @@ impl Engine {
                     .map_or(level.max_nodes, |n| n.min(level.max_nodes)),
             );
             config.multipv = config.multipv.max(strength::WEAK_MULTI_PV);
+            // The levels' Elo was measured with the PST evaluator; a net
+            // would make every level stronger than its table says.
+            config.eval = EvalChoice::Pst;
         }
         let control = Arc::new(SearchControl::new());
         let job = SearchJob {

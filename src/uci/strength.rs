@@ -7,9 +7,9 @@
 //! the louder the noise, so weak levels miss tactics and drift into
 //! positional errors instead of playing random blunders every move.
 //!
-//! The Elo figures in [`LEVELS`] are the targets of the mapping, not yet
-//! measurements: the arena measures each level and this table is where the
-//! measured numbers go.
+//! The Elo of each level is measured, not assumed: [`MEASURED_ELO`] comes
+//! from `arena/skill_ladder.sh` (each level against a Stockfish 15.1
+//! `UCI_Elo` rung, 5s+0.05s, `Eval=pst`) through `arena/skill_table.py`.
 
 use crate::search::Score;
 
@@ -20,7 +20,8 @@ pub const MAX_LEVEL: u8 = 20;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Level {
     pub skill: u8,
-    /// The Elo `UCI_Elo` maps to this level (target of the mapping).
+    /// The level's measured Elo on Stockfish 15.1's `UCI_Elo` scale: what
+    /// `UCI_Elo` maps to this level.
     pub elo: i64,
     /// Deepest iteration searched.
     pub max_depth: u32,
@@ -51,7 +52,7 @@ const fn build_levels() -> [Level; MAX_LEVEL as usize] {
         let weakness = (MAX_LEVEL as usize - 1 - skill) as i32; // 19 .. 0
         levels[skill] = Level {
             skill: skill as u8,
-            elo: MIN_ELO + 75 * skill as i64,
+            elo: MEASURED_ELO[skill],
             max_depth: 1 + skill as u32,
             max_nodes: nodes,
             // From ±15 cp at level 19 to ±300 cp at level 0, growing fast at
@@ -64,9 +65,19 @@ const fn build_levels() -> [Level; MAX_LEVEL as usize] {
     levels
 }
 
-pub const MIN_ELO: i64 = 800;
+/// Each level's Elo at 5s+0.05s with the PST evaluator, on one logistic
+/// scale anchored at Stockfish 15.1's `UCI_Elo` 1900: `arena/skill_table.py
+/// --rust` fits every level, full strength and every Stockfish rung to all
+/// the matches at once, then makes the levels monotone (README, UCI, has the
+/// table with games and error bars).
+pub const MEASURED_ELO: [i64; MAX_LEVEL as usize] = [
+    809, 898, 948, 981, 1041, 1068, 1156, 1156, 1165, 1276, 1318, 1440, 1463, 1534, 1534, 1804,
+    1848, 1911, 1911, 1911,
+];
+
+pub const MIN_ELO: i64 = MEASURED_ELO[0];
 /// The Elo of level 19; level 20 (full strength) is unlimited.
-pub const MAX_ELO: i64 = MIN_ELO + 75 * (MAX_LEVEL as i64 - 1);
+pub const MAX_ELO: i64 = MEASURED_ELO[MAX_LEVEL as usize - 1];
 pub const DEFAULT_ELO: i64 = 1500;
 
 /// The level a `UCI_Elo` value maps to (the nearest level at or below it).
@@ -154,7 +165,7 @@ mod tests {
     fn levels_weaken_monotonically() {
         for pair in LEVELS.windows(2) {
             let (lo, hi) = (pair[0], pair[1]);
-            assert!(lo.elo < hi.elo);
+            assert!(lo.elo <= hi.elo);
             assert!(lo.max_depth < hi.max_depth);
             assert!(lo.max_nodes < hi.max_nodes, "{lo:?} {hi:?}");
             assert!(lo.noise_cp > hi.noise_cp);
@@ -168,8 +179,16 @@ mod tests {
     fn elo_maps_onto_levels() {
         assert_eq!(level_for_elo(0), 0);
         assert_eq!(level_for_elo(MIN_ELO), 0);
-        assert_eq!(level_for_elo(MIN_ELO + 74), 0);
-        assert_eq!(level_for_elo(MIN_ELO + 75), 1);
+        assert!((MIN_ELO..=MAX_ELO).contains(&DEFAULT_ELO));
+        // Every level is reached by its own Elo (the highest of equal ones).
+        for level in LEVELS {
+            let picked = level_for_elo(level.elo);
+            assert_eq!(LEVELS[picked as usize].elo, level.elo);
+            assert!(picked >= level.skill);
+            if level.skill > 0 && LEVELS[level.skill as usize - 1].elo < level.elo {
+                assert!(level_for_elo(level.elo - 1) < level.skill);
+            }
+        }
         assert_eq!(level_for_elo(MAX_ELO), 19);
         assert_eq!(level_for_elo(99_999), 19);
         assert_eq!(active_level(false, 800, 20), None);

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""The strength table of tarpon's playing levels, from the reports of
+arena/skill_ladder.sh (arena/results/skill/levelNN_vs_stockfish-eloXXXX.md)
+and the full-strength ladder (arena/results/tarpon-pst_vs_stockfish-eloXXXX.md).
+
+Stockfish's UCI_Elo labels are not a consistent scale at 5s+0.05s (its 1700
+level is about 565 Elo below its 1900 level, not 200), so a level's Elo is not
+simply "rung + difference". Instead one weighted least-squares fit places
+every level, full-strength tarpon and every Stockfish rung on one logistic
+scale from all matches at once (each match says strength(a) - strength(b) =
+its Elo difference, weight 1/error^2), anchored at Stockfish UCI_Elo 1900 =
+1900: the rung where tarpon's full strength sits and where the labels agree
+with the 2100 rung (200 apart by label, 191 +- 95 measured). Some levels are
+played against two rungs; they tie the rungs to each other.
+
+The levels' fitted values are then made monotone (weighted
+pool-adjacent-violators): a stronger setting must not map below a weaker one,
+and 40-game matches are too noisy to order neighbours on their own. Matches
+scored 0% or 100% carry no finite difference and are left out.
+
+Usage: python3 arena/skill_table.py [--rust]
+  prints the README tables; --rust prints the level Elo array for
+  src/uci/strength.rs.
+"""
+import glob
+import math
+import re
+import sys
+
+ANCHOR_RUNG = 1900
+
+
+def parse(path):
+    text = open(path).read()
+    g = re.search(r"Games: (\d+), Wins: (\d+), Draws: (\d+), Losses: (\d+)", text)
+    games, wins, draws, losses = map(int, g.groups())
+    penta = [int(x) for x in re.search(r"Ptnml\(0-2\): \[([^\]]*)\]", text).group(1).split(",")]
+    elo = re.search(r"Elo: ([-+]?[\d.]+|[-+]?inf) \+/- ([\d.]+|n/a)", text)
+    diff = float(elo.group(1))
+    err = float(elo.group(2)) if elo.group(2) != "n/a" else penta_error(penta)
+    return dict(games=games, wins=wins, draws=draws, losses=losses, penta=penta,
+                diff=diff, err=err)
+
+
+def penta_error(penta):
+    """95% half-width of the Elo difference from pentanomial counts (delta
+    method), for scores where the arena prints no error bar."""
+    n = sum(penta)
+    scores = [0, 0.25, 0.5, 0.75, 1]
+    mean = sum(c * s for c, s in zip(penta, scores)) / n
+    if mean <= 0 or mean >= 1:
+        return math.inf
+    var = sum(c * (s - mean) ** 2 for c, s in zip(penta, scores)) / n
+    slope = 400 / math.log(10) / (mean * (1 - mean))
+    return 1.96 * math.sqrt(var / n) * slope
+
+
+def read_matches():
+    """[(a, b, match)]: a's strength minus b's is match['diff']."""
+    matches = []
+    for path in sorted(glob.glob("arena/results/skill/level*_vs_stockfish-elo*.md")):
+        m = re.search(r"level(\d+)_vs_stockfish-elo(\d+)\.md$", path)
+        matches.append((f"level {int(m.group(1))}", f"SF {m.group(2)}", parse(path)))
+    for path in sorted(glob.glob("arena/results/tarpon-pst_vs_stockfish-elo*.md")):
+        rung = re.search(r"elo(\d+)\.md$", path).group(1)
+        matches.append(("full strength", f"SF {rung}", parse(path)))
+    return matches
+
+
+def solve(matrix, vector):
+    """Gaussian elimination with partial pivoting (small dense systems)."""
+    n = len(vector)
+    a = [row[:] + [vector[i]] for i, row in enumerate(matrix)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
+        a[col], a[pivot] = a[pivot], a[col]
+        for r in range(n):
+            if r != col and a[r][col] != 0:
+                f = a[r][col] / a[col][col]
+                a[r] = [x - f * y for x, y in zip(a[r], a[col])]
+    return [a[i][n] / a[i][i] for i in range(n)]
+
+
+def fit(matches):
+    """Weighted least squares; returns ({player: (elo, 95% half-width)}, used)."""
+    used = [(a, b, m) for a, b, m in matches if math.isfinite(m["diff"]) and math.isfinite(m["err"])]
+    anchor = f"SF {ANCHOR_RUNG}"
+    players = sorted({p for a, b, _ in used for p in (a, b)} - {anchor})
+    index = {p: i for i, p in enumerate(players)}
+    n = len(players)
+    normal = [[0.0] * n for _ in range(n)]
+    rhs = [0.0] * n
+    for a, b, m in used:
+        w = 1 / m["err"] ** 2
+        row = [0.0] * n
+        target = m["diff"]
+        for p, sign in ((a, 1), (b, -1)):
+            if p == anchor:
+                target -= sign * ANCHOR_RUNG
+            else:
+                row[index[p]] += sign
+        for i in range(n):
+            rhs[i] += w * row[i] * target
+            for j in range(n):
+                normal[i][j] += w * row[i] * row[j]
+    values = solve(normal, rhs)
+    result = {anchor: (float(ANCHOR_RUNG), 0.0)}
+    for p in players:
+        unit = [1.0 if q == p else 0.0 for q in players]
+        variance = solve(normal, unit)[index[p]]
+        result[p] = (values[index[p]], math.sqrt(variance))
+    return result, used
+
+
+def monotone(points):
+    """Weighted isotonic (non-decreasing) fit of [(y, weight)]."""
+    blocks = []  # [sum w*y, sum w, count]
+    for y, w in points:
+        blocks.append([w * y, w, 1])
+        while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] > blocks[-1][0] / blocks[-1][1]:
+            b = blocks.pop()
+            blocks[-1] = [blocks[-1][0] + b[0], blocks[-1][1] + b[1], blocks[-1][2] + b[2]]
+    out = []
+    for s, w, n in blocks:
+        out += [s / w] * n
+    return out
+
+
+def main():
+    matches = read_matches()
+    placed, used = fit(matches)
+    levels = sorted((int(p.split()[1]), p) for p in placed if p.startswith("level "))
+    mono = monotone([(placed[p][0], 1 / placed[p][1] ** 2) for _, p in levels])
+    if "--rust" in sys.argv:
+        print(", ".join(str(round(v)) for v in mono))
+        return
+    print("| level | games: opponent W / D / L (Elo diff ± 95%) | fitted Elo ± 95% | UCI_Elo maps here |")
+    print("|---|---|---|---|")
+    for (level, p), value in zip(levels, mono):
+        played = "; ".join(
+            f"{m['games']} vs {b}: {m['wins']} / {m['draws']} / {m['losses']} ({m['diff']:+.0f} ± {m['err']:.0f})"
+            for a, b, m in matches if a == p)
+        elo, err = placed[p]
+        print(f"| {level} | {played} | {elo:.0f} ± {err:.0f} | {value:.0f} |")
+    full = placed.get("full strength")
+    if full:
+        print(f"| 20 (full) | the ladder | {full[0]:.0f} ± {full[1]:.0f} | — |")
+    print()
+    print("| Stockfish 15.1 rung | fitted Elo ± 95% |")
+    print("|---|---|")
+    for p in sorted((p for p in placed if p.startswith("SF ")), key=lambda p: int(p.split()[1])):
+        elo, err = placed[p]
+        print(f"| `UCI_Elo={p.split()[1]}` | {elo:.0f} ± {err:.0f} |")
+    left_out = [f"{a} vs {b}" for a, b, m in matches if (a, b, m) not in used]
+    if left_out:
+        print()
+        print("Left out (no finite difference): " + ", ".join(left_out))
+
+
+if __name__ == "__main__":
+    main()
