@@ -10,7 +10,9 @@
 #   LABEL:    file-name prefix of the reports, e.g. tarpon-pst
 #   OPPONENT: any of fairymax phalanx gnuchess glaurung toga stockfish-eloNNNN
 #             (default: the whole ladder)
-# Each pairing's seed is fixed, so a rerun plays the same openings.
+# Each pairing's seed is fixed, so a rerun plays the same openings; SEED=N
+# picks other openings (to add games to a pairing, with another LABEL).
+# CONCURRENCY=2 plays two games at once (default 1).
 set -eu
 SPEC=$1
 LABEL=$2
@@ -43,8 +45,8 @@ for opp in $OPPONENTS; do
     # shellcheck disable=SC2046 # the engine spec is a list of key=value words
     "$TARPON" arena --engine "$SPEC" --engine $(opponent "$opp") \
         --each tc=5+0.05 \
-        --openings file=arena/openings/uho_4060_v2_2000.epd order=random seed="$(seed "$opp")" \
-        --games 2 --rounds $((GAMES / 2)) --concurrency 1 \
+        --openings file=arena/openings/uho_4060_v2_2000.epd order=random seed="${SEED:-$(seed "$opp")}" \
+        --games 2 --rounds $((GAMES / 2)) --concurrency "${CONCURRENCY:-1}" \
         --draw movenumber=40 movecount=8 score=10 \
         --resign movecount=3 score=600 twosided=true \
         --pgn "arena/pgn/${LABEL}_vs_$opp.pgn" \

@@ -105,8 +105,11 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = DEFAULT_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub hash: u64,
     /// Evaluator: `pst` or `nnue` (the net of --net, else the embedded one).
-    #[arg(long, default_value = "pst")]
-    pub eval: String,
+    /// Default: `nnue` with --net, else the engine's default evaluator (the
+    /// embedded net when the binary carries one), so a plain `bench` measures
+    /// what the engine plays with.
+    #[arg(long)]
+    pub eval: Option<String>,
     /// Net file for `--eval nnue`.
     #[arg(long)]
     pub net: Option<std::path::PathBuf>,
@@ -117,7 +120,12 @@ pub struct BenchArgs {
 }
 
 pub fn run(args: BenchArgs) -> ExitCode {
-    let eval = match crate::eval::nnue::cli::bench_eval_choice(&args.eval, args.net.as_deref()) {
+    let eval_name = match (&args.eval, &args.net) {
+        (Some(name), _) => name.as_str(),
+        (None, Some(_)) => "nnue",
+        (None, None) => crate::eval::nnue::cli::LoadedNet::eval_option_values()[0],
+    };
+    let eval = match crate::eval::nnue::cli::bench_eval_choice(eval_name, args.net.as_deref()) {
         Ok(eval) => eval,
         Err(e) => {
             eprintln!("error: {e}");
@@ -139,7 +147,7 @@ pub fn run(args: BenchArgs) -> ExitCode {
         println!(
             "pst {} nps, {} {} nps: {:.1}% of pst",
             pst.nps(),
-            args.eval,
+            eval_name,
             chosen.nps(),
             100.0 * chosen.nps() as f64 / pst.nps().max(1) as f64
         );

@@ -481,8 +481,13 @@ fn eval_prints_the_static_evaluation() {
     e.send("position startpos moves e2e4");
     e.send("eval");
     let lines = e.until(|l| l.starts_with("Final evaluation"));
+    // The default evaluator: the embedded net when the build carries one.
+    let default = match tarpon::eval::nnue::Network::embedded_default() {
+        Some(_) => "(nnue)",
+        None => "(pst)",
+    };
     assert!(
-        lines.last().unwrap_or(&String::new()).contains("(pst)"),
+        lines.last().unwrap_or(&String::new()).contains(default),
         "{lines:?}"
     );
     e.finish();
