@@ -22,6 +22,7 @@ shift 2
 OPPONENTS=${*:-fairymax phalanx gnuchess glaurung toga stockfish-elo1700 stockfish-elo1900 stockfish-elo2100 stockfish-elo2300}
 TARPON=${TARPON:-target/release/tarpon}
 mkdir -p arena/pgn arena/results
+. arena/ladder_match.sh
 
 opponent() {
     case $1 in
@@ -43,12 +44,6 @@ seed() { printf '%s' "$1" | cksum | cut -d' ' -f1; }
 
 for opp in $OPPONENTS; do
     # shellcheck disable=SC2046 # the engine spec is a list of key=value words
-    "$TARPON" arena --engine "$SPEC" --engine $(opponent "$opp") \
-        --each tc=5+0.05 \
-        --openings file=arena/openings/uho_4060_v2_2000.epd order=random seed="${SEED:-$(seed "$opp")}" \
-        --games 2 --rounds $((GAMES / 2)) --concurrency "${CONCURRENCY:-1}" \
-        --draw movenumber=40 movecount=8 score=10 \
-        --resign movecount=3 score=600 twosided=true \
-        --pgn "arena/pgn/${LABEL}_vs_$opp.pgn" \
-        --report "arena/results/${LABEL}_vs_$opp.md"
+    ladder_match "${SEED:-$(seed "$opp")}" "$GAMES" "${LABEL}_vs_$opp" \
+        --engine "$SPEC" --engine $(opponent "$opp")
 done

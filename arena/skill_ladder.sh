@@ -15,19 +15,14 @@ GAMES=$1
 shift
 TARPON=${TARPON:-target/release/tarpon}
 mkdir -p arena/pgn/skill arena/results/skill
+. arena/ladder_match.sh
 
 for pairing in "$@"; do
     level=${pairing%%:*}
     elo=${pairing#*:}
     name=$(printf 'level%02d_vs_stockfish-elo%s' "$level" "$elo")
-    "$TARPON" arena --engine tarpon:pst name="tarpon-skill$level" "option.Skill Level=$level" \
+    ladder_match "$((level * 10000 + elo))" "$GAMES" "skill/$name" \
+        --engine tarpon:pst name="tarpon-skill$level" "option.Skill Level=$level" \
         --engine cmd=/usr/games/stockfish name="Stockfish-Elo$elo" option.Threads=1 option.Hash=16 \
-        option.UCI_LimitStrength=true option.UCI_Elo="$elo" \
-        --each tc=5+0.05 \
-        --openings file=arena/openings/uho_4060_v2_2000.epd order=random seed="$((level * 10000 + elo))" \
-        --games 2 --rounds $((GAMES / 2)) --concurrency "${CONCURRENCY:-1}" \
-        --draw movenumber=40 movecount=8 score=10 \
-        --resign movecount=3 score=600 twosided=true \
-        --pgn "arena/pgn/skill/$name.pgn" \
-        --report "arena/results/skill/$name.md"
+        option.UCI_LimitStrength=true option.UCI_Elo="$elo"
 done
