@@ -740,6 +740,17 @@ mod tests {
             .collect()
     }
 
+    /// The last epoch's validation loss is below half the loss before training.
+    fn assert_val_loss_halved(report: &TrainReport, label: &str) {
+        let last = report.epochs.last().unwrap();
+        assert!(
+            last.1 < 0.5 * report.initial_val_loss,
+            "{label}: validation loss {} -> {}",
+            report.initial_val_loss,
+            last.1
+        );
+    }
+
     #[test]
     fn material_labels_drive_the_loss_down_and_the_net_prefers_more_material() {
         let held_out = clear_material_positions();
@@ -747,12 +758,7 @@ mod tests {
         for arch in [Arch::HalfKP, Arch::HalfKAv2Hm] {
             let (report, out) = trained(arch);
             let last = report.epochs.last().unwrap();
-            assert!(
-                last.1 < 0.5 * report.initial_val_loss,
-                "{arch:?}: validation loss {} -> {}",
-                report.initial_val_loss,
-                last.1
-            );
+            assert_val_loss_halved(report, &format!("{arch:?}"));
             assert!(
                 last.0 < report.epochs[0].0,
                 "{arch:?}: training loss did not fall"
@@ -789,13 +795,7 @@ mod tests {
         let mut args = small_args(&dir, Arch::HalfKAv2Hm);
         args.quantise_aware = true;
         let report = train(&args).unwrap();
-        let last = report.epochs.last().unwrap();
-        assert!(
-            last.1 < 0.5 * report.initial_val_loss,
-            "validation loss {} -> {}",
-            report.initial_val_loss,
-            last.1
-        );
+        assert_val_loss_halved(&report, "quantise-aware");
         let net = Network::load(&args.out).unwrap();
         let held_out = clear_material_positions();
         let right = held_out
