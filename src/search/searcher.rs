@@ -162,6 +162,9 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
     pub fn make(&mut self, ply: usize, m: Move) {
         self.stack[ply].mv = Some(m);
         let changes = self.pos.make(m);
+        // The child probes the table first thing; start that load now so it
+        // overlaps the evaluation update.
+        self.shared.tt.prefetch(self.pos.key());
         self.eval.push(&self.pos, &changes);
     }
 

@@ -42,9 +42,33 @@ const DEPTH_BIAS: i32 = 8;
 /// Largest table accepted, in MB (the UCI option's maximum).
 pub const MAX_HASH_MB: usize = 1 << 20;
 
+/// Four entries of two words each, aligned so a bucket is exactly one cache
+/// line: a probe touches one line, and one prefetch brings in all of it.
+#[repr(C, align(64))]
+#[derive(Default)]
+struct Bucket {
+    words: [AtomicU64; BUCKET * 2],
+}
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET * ENTRY_BYTES);
+
+impl Bucket {
+    fn check(&self, i: usize) -> &AtomicU64 {
+        &self.words[2 * i]
+    }
+
+    fn data(&self, i: usize) -> &AtomicU64 {
+        &self.words[2 * i + 1]
+    }
+
+    fn write(&self, i: usize, key: u64, data: u64) {
+        self.check(i).store(key ^ data, Relaxed);
+        self.data(i).store(data, Relaxed);
+    }
+}
+
 pub struct TranspositionTable {
-    words: Vec<AtomicU64>,
-    buckets: usize,
+    buckets: Vec<Bucket>,
     /// Incremented for every new search; stored in entries to age them out.
     generation: AtomicU8,
 }
@@ -142,8 +166,7 @@ impl TranspositionTable {
     /// for sizes that come from users.
     pub fn new(mb: usize) -> TranspositionTable {
         let mut tt = TranspositionTable {
-            words: Vec::new(),
-            buckets: 0,
+            buckets: Vec::new(),
             generation: AtomicU8::new(0),
         };
         if tt.resize(mb).is_err() {
@@ -171,28 +194,26 @@ impl TranspositionTable {
             ));
         }
         let buckets = (mb * 1024 * 1024 / (BUCKET * ENTRY_BYTES)).max(1);
-        let words = buckets * BUCKET * 2;
-        let mut fresh: Vec<AtomicU64> = Vec::new();
-        fresh.try_reserve_exact(words).map_err(|_| {
+        let mut fresh: Vec<Bucket> = Vec::new();
+        fresh.try_reserve_exact(buckets).map_err(|_| {
             format!(
                 "cannot allocate {mb} MB for the hash table; keeping {} MB",
                 self.size_mb()
             )
         })?;
-        fresh.resize_with(words, || AtomicU64::new(0));
-        self.words = fresh;
-        self.buckets = buckets;
+        fresh.resize_with(buckets, Bucket::default);
+        self.buckets = fresh;
         Ok(())
     }
 
     /// Size in MB (rounded down).
     pub fn size_mb(&self) -> usize {
-        self.words.len() * 8 / (1024 * 1024)
+        self.buckets.len() * BUCKET * ENTRY_BYTES / (1024 * 1024)
     }
 
     /// Empties every entry (`ucinewgame`, `Clear Hash`).
     pub fn clear(&self) {
-        for w in &self.words {
+        for w in self.buckets.iter().flat_map(|b| &b.words) {
             w.store(0, Relaxed);
         }
         self.generation.store(0, Relaxed);
@@ -207,18 +228,36 @@ impl TranspositionTable {
         self.generation.load(Relaxed) & 0x3f
     }
 
-    fn bucket_start(&self, key: u64) -> usize {
+    fn bucket(&self, key: u64) -> &Bucket {
         // Multiply-shift maps the key onto the bucket range without a division.
-        let bucket = ((u128::from(key) * self.buckets as u128) >> 64) as usize;
-        bucket * BUCKET * 2
+        let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// Starts loading `key`'s bucket into the cache, so that the probe a
+    /// few instructions later (after the move is made and the evaluation
+    /// updated) does not wait on main memory. Has no other effect.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let line: *const i8 = std::ptr::from_ref(self.bucket(key)).cast();
+            // SAFETY: SSE is part of the x86-64 baseline, and a prefetch only
+            // hints the cache: it never faults or reads the value (and `line`
+            // points into the table anyway).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(line) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// Looks `key` up; `ply` converts mate scores back to root distance.
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
-        let start = self.bucket_start(key);
+        let bucket = self.bucket(key);
         for i in 0..BUCKET {
-            let check = self.words[start + 2 * i].load(Relaxed);
-            let data = self.words[start + 2 * i + 1].load(Relaxed);
+            let check = bucket.check(i).load(Relaxed);
+            let data = bucket.data(i).load(Relaxed);
             if check ^ data != key || data == 0 {
                 continue;
             }
@@ -249,12 +288,12 @@ impl TranspositionTable {
         bound: Bound,
     ) {
         let generation = self.generation();
-        let start = self.bucket_start(key);
+        let bucket = self.bucket(key);
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
         for i in 0..BUCKET {
-            let check = self.words[start + 2 * i].load(Relaxed);
-            let data = self.words[start + 2 * i + 1].load(Relaxed);
+            let check = bucket.check(i).load(Relaxed);
+            let data = bucket.data(i).load(Relaxed);
             if data == 0 {
                 if victim_worth > i32::MIN {
                     victim = i;
@@ -282,8 +321,7 @@ impl TranspositionTable {
                     bound,
                     generation,
                 );
-                self.words[start + 2 * i].store(key ^ new, Relaxed);
-                self.words[start + 2 * i + 1].store(new, Relaxed);
+                bucket.write(i, key, new);
                 return;
             }
             // Older generations are worth less: 8 plies of depth per search.
@@ -302,22 +340,20 @@ impl TranspositionTable {
             bound,
             generation,
         );
-        self.words[start + 2 * victim].store(key ^ new, Relaxed);
-        self.words[start + 2 * victim + 1].store(new, Relaxed);
+        bucket.write(victim, key, new);
     }
 
     /// Permille of sampled entries written during the current search.
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation();
-        let sample = (1000 / BUCKET).min(self.buckets) * BUCKET;
+        let sample = (1000 / BUCKET).min(self.buckets.len()) * BUCKET;
         if sample == 0 {
             return 0;
         }
-        let used = (0..sample)
-            .filter(|&i| {
-                let data = self.words[2 * i + 1].load(Relaxed);
-                data != 0 && decode(data).generation == generation
-            })
+        let used = self.buckets[..sample / BUCKET]
+            .iter()
+            .flat_map(|b| (0..BUCKET).map(move |i| b.data(i).load(Relaxed)))
+            .filter(|&data| data != 0 && decode(data).generation == generation)
             .count();
         (used * 1000 / sample) as u32
     }
@@ -402,13 +438,26 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let key = 42u64;
         tt.store(key, 0, 0, 5, 5, 3, Bound::Lower);
-        let start = tt.bucket_start(key);
+        let bucket = tt.bucket(key);
         // Simulate a half-finished write by another thread.
         let idx = (0..BUCKET)
-            .find(|i| tt.words[start + 2 * i + 1].load(Relaxed) != 0)
+            .find(|&i| bucket.data(i).load(Relaxed) != 0)
             .unwrap();
-        tt.words[start + 2 * idx + 1].fetch_xor(1 << 20, Relaxed);
+        bucket.data(idx).fetch_xor(1 << 20, Relaxed);
         assert!(tt.probe(key, 0).is_none());
+    }
+
+    #[test]
+    fn buckets_are_cache_lines_and_prefetch_changes_nothing() {
+        let tt = TranspositionTable::new(1);
+        assert_eq!(std::ptr::from_ref(tt.bucket(7)) as usize % 64, 0);
+        let key = 0xfeed_f00d_u64;
+        tt.store(key, 0, 0, 31, 30, 5, Bound::Upper);
+        tt.prefetch(key);
+        tt.prefetch(!key);
+        let hit = tt.probe(key, 0).expect("stored entry is found");
+        assert_eq!((hit.score, hit.eval, hit.depth), (31, 30, 5));
+        assert_eq!(tt.size_mb(), 1);
     }
 
     #[test]
