@@ -3,9 +3,10 @@
 //! run stopped.
 //!
 //! Layout (little-endian): magic `TARPCKPT`, u32 version, u32 feature set
-//! (1 HalfKP, 2 HalfKAv2_hm), u32 N, u32 h1, u32 h2, u64 epochs done,
-//! f32 learning rate, u64 optimiser steps, then f32 arrays: transformer
-//! weights and biases, each dense layer's weights and biases, then the Adam
+//! (1 HalfKP, 2 HalfKAv2_hm), u32 N, u32 h1, u32 h2, u32 output buckets,
+//! u64 epochs done, f32 learning rate, u64 optimiser steps, then f32 arrays:
+//! transformer weights and biases, each dense layer's weights and biases
+//! (bucket by bucket), then the Adam
 //! moments (m then v) of each of those arrays in the same order; last a
 //! CRC-32 of everything before it.
 
@@ -15,9 +16,11 @@ use super::model::{Dense, Model, factor_width};
 use super::optim::{Moments, Optimiser};
 use crate::eval::nnue::FeatureSet;
 use crate::eval::nnue::format::crc32;
+use crate::eval::nnue::network::MAX_BUCKETS;
 
 const MAGIC: &[u8; 8] = b"TARPCKPT";
-const VERSION: u32 = 1;
+/// Version 2 added the output buckets.
+const VERSION: u32 = 2;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checkpoint {
@@ -39,6 +42,7 @@ impl Checkpoint {
             m.half_dims as u32,
             m.layers[0].outputs as u32,
             m.layers[1].outputs as u32,
+            m.buckets() as u32,
         ] {
             out.extend_from_slice(&x.to_le_bytes());
         }
@@ -83,7 +87,7 @@ impl Checkpoint {
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, String> {
-        let header = 8 + 5 * 4 + 8 + 4 + 8;
+        let header = 8 + 6 * 4 + 8 + 4 + 8;
         if bytes.len() < header + 4 || &bytes[..8] != MAGIC {
             return Err("not a tarpon training checkpoint".into());
         }
@@ -104,23 +108,37 @@ impl Checkpoint {
             2 => FeatureSet::HalfKAv2Hm,
             other => return Err(format!("unknown feature set {other} in checkpoint")),
         };
-        let (n, h1, h2) = (
+        let (n, h1, h2, buckets) = (
             u32_at(16) as usize,
             u32_at(20) as usize,
             u32_at(24) as usize,
+            u32_at(28) as usize,
         );
-        if n == 0 || n > 4096 || h1 == 0 || h1 > 1024 || h2 == 0 || h2 > 1024 {
-            return Err(format!("implausible checkpoint shape {n}, {h1}, {h2}"));
+        if n == 0
+            || n > 4096
+            || h1 == 0
+            || h1 > 1024
+            || h2 == 0
+            || h2 > 1024
+            || buckets == 0
+            || buckets > MAX_BUCKETS
+        {
+            return Err(format!(
+                "implausible checkpoint shape {n}, {h1}, {h2}, {buckets} buckets"
+            ));
         }
-        let epochs_done = u64_at(28) as usize;
-        let lr = f32::from_le_bytes(body[36..40].try_into().expect("4 bytes"));
-        let steps = u64_at(40);
+        let epochs_done = u64_at(32) as usize;
+        let lr = f32::from_le_bytes(body[40..44].try_into().expect("4 bytes"));
+        let steps = u64_at(44);
         let rows = features.dimensions() + factor_width(features);
         let sizes = [2 * n, h1, h2, 1];
+        let dense_shapes: Vec<(usize, usize)> = (0..buckets)
+            .flat_map(|_| sizes.windows(2).map(|io| (io[0], io[1])))
+            .collect();
         let mut lens = vec![rows * n, n];
-        for io in sizes.windows(2) {
-            lens.push(io[0] * io[1]);
-            lens.push(io[1]);
+        for &(inputs, outputs) in &dense_shapes {
+            lens.push(inputs * outputs);
+            lens.push(outputs);
         }
         let params = lens.clone();
         for len in params {
@@ -147,11 +165,11 @@ impl Checkpoint {
         let mut next = || arrays.next().expect("lens counted above");
         let ft_weights = next();
         let ft_biases = next();
-        let layers = sizes
-            .windows(2)
-            .map(|io| Dense {
-                inputs: io[0],
-                outputs: io[1],
+        let layers = dense_shapes
+            .iter()
+            .map(|&(inputs, outputs)| Dense {
+                inputs,
+                outputs,
                 weights: next(),
                 biases: next(),
             })
@@ -162,7 +180,10 @@ impl Checkpoint {
         };
         let ft_w_moments = moments();
         let ft_b_moments = moments();
-        let layer_moments = (0..3).map(|_| (moments(), moments())).collect();
+        let layer_moments = dense_shapes
+            .iter()
+            .map(|_| (moments(), moments()))
+            .collect();
         Ok(Checkpoint {
             model: Model {
                 features,
@@ -196,10 +217,13 @@ mod tests {
 
     #[test]
     fn checkpoint_round_trips_and_rejects_damage() {
-        let model = Model::random(FeatureSet::HalfKAv2Hm, 16, [8, 4], 9);
+        let model = Model::random(FeatureSet::HalfKAv2Hm, 16, [8, 4], 9)
+            .with_buckets(3)
+            .unwrap();
         let mut optimiser = Optimiser::new(&model);
         optimiser.steps = 17;
         optimiser.layers[1].0.v[3] = 0.25;
+        optimiser.layers[7].1.m[2] = -0.5;
         let ck = Checkpoint {
             model,
             optimiser,

@@ -1,7 +1,8 @@
 //! The float model the trainer optimises: the same architecture as the
 //! quantised inference net (`eval::nnue`), feature transformer to `N` neurons
-//! per perspective, clipped ReLU, dense layers `2N → h1 → h2 → 1`, plus
-//! factoriser rows that the export folds into the king-bucketed weights.
+//! per perspective, clipped ReLU, dense layers `2N → h1 → h2 → 1` (one such
+//! stack per output bucket, chosen by the number of pieces), plus factoriser
+//! rows that the export folds into the king-bucketed weights.
 //!
 //! Units are chosen so quantisation is a plain scaling (see [`Model::quantise`]):
 //! activations live in [0, 1] (127 in the int8 net), hidden weights are
@@ -12,6 +13,7 @@ use shakmaty::{Color, Piece, Square};
 
 use crate::eval::nnue::format::STOCKFISH12_OUTPUT_SCALE;
 use crate::eval::nnue::layers::{Affine, FeatureTransformer};
+use crate::eval::nnue::network::output_bucket;
 use crate::eval::nnue::random::Rng;
 use crate::eval::nnue::simd::{ACTIVATION_MAX, WEIGHT_SCALE_BITS};
 use crate::eval::nnue::{FeatureSet, NetError, Network};
@@ -74,6 +76,9 @@ pub fn uniform(rng: &mut Rng, bound: f32) -> f32 {
     (2.0 * unit - 1.0) * bound
 }
 
+/// Dense layers per output bucket: `2N → h1`, `h1 → h2`, `h2 → 1`.
+pub const STACK_LAYERS: usize = 3;
+
 /// The float net.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
@@ -83,7 +88,10 @@ pub struct Model {
     /// rows, each `half_dims` wide.
     pub ft_weights: Vec<f32>,
     pub ft_biases: Vec<f32>,
-    /// `2N → h1`, `h1 → h2`, `h2 → 1`.
+    /// The dense stacks of every output bucket, one after the other:
+    /// bucket `b` is `layers[3b..3b + 3]` (see [`Model::stack`]). Keeping
+    /// them in one list lets the optimiser and the checkpoint treat every
+    /// dense layer alike.
     pub layers: Vec<Dense>,
 }
 
@@ -116,6 +124,35 @@ impl Model {
         };
         model.clip();
         model
+    }
+
+    /// The same model with `buckets` output buckets, each a copy of this
+    /// model's single dense stack (buckets then train apart on their own
+    /// positions). `None` unless the model has exactly one bucket.
+    pub fn with_buckets(mut self, buckets: usize) -> Option<Model> {
+        if self.buckets() != 1 || buckets == 0 {
+            return None;
+        }
+        let stack = self.layers.clone();
+        for _ in 1..buckets {
+            self.layers.extend(stack.iter().cloned());
+        }
+        Some(self)
+    }
+
+    pub fn buckets(&self) -> usize {
+        self.layers.len() / STACK_LAYERS
+    }
+
+    /// The dense layers of output bucket `bucket`.
+    pub fn stack(&self, bucket: usize) -> &[Dense] {
+        &self.layers[bucket * STACK_LAYERS..(bucket + 1) * STACK_LAYERS]
+    }
+
+    /// The output bucket of a position with `pieces` pieces, kings included
+    /// (the inference's rule).
+    pub fn bucket_for(&self, pieces: usize) -> usize {
+        output_bucket(pieces, self.buckets())
     }
 
     pub fn rows(&self) -> usize {
@@ -170,9 +207,8 @@ impl Model {
         for w in self.ft_weights.iter_mut().chain(self.ft_biases.iter_mut()) {
             *w = w.clamp(-limit, limit);
         }
-        let last = self.layers.len() - 1;
         for (i, layer) in self.layers.iter_mut().enumerate() {
-            let limit = if i == last {
+            let limit = if is_output_layer(i) {
                 OUTPUT_WEIGHT_LIMIT
             } else {
                 HIDDEN_WEIGHT_LIMIT
@@ -195,20 +231,14 @@ impl Model {
         }
     }
 
-    /// The evaluation in centipawns, side to move, for the two perspectives'
-    /// active rows (side to move first).
-    pub fn evaluate_rows(&self, us: &[u32], them: &[u32]) -> f32 {
-        let mut pass = Pass::new(self);
-        pass.forward(self, us, them) * CP_PER_UNIT
-    }
-
     /// The evaluation in centipawns, side to move, of a board.
     pub fn evaluate(&self, board: &shakmaty::Board, turn: Color) -> f32 {
         let pieces = || board.iter();
         let (mut us, mut them) = (Vec::new(), Vec::new());
         self.active_rows(turn, pieces(), &mut us);
         self.active_rows(!turn, pieces(), &mut them);
-        self.evaluate_rows(&us, &them)
+        let bucket = self.bucket_for(board.occupied().count());
+        Pass::new(self).forward(self, bucket, &us, &them) * CP_PER_UNIT
     }
 
     /// The quantised net: factoriser rows folded into the rows they share,
@@ -236,19 +266,14 @@ impl Model {
                 .collect(),
             weights,
         );
-        let last = self.layers.len() - 1;
-        let stack = self
+        let quantised: Vec<Affine> = self
             .layers
             .iter()
             .enumerate()
             .map(|(i, layer)| {
                 // Hidden sums are shifted right (floor) by the inference;
                 // half a unit of the shift in the bias makes that a rounding.
-                let (w_one, rounding) = if i == last {
-                    (OUTPUT_WEIGHT_ONE, 0.0)
-                } else {
-                    (HIDDEN_WEIGHT_ONE, HIDDEN_WEIGHT_ONE / 2.0)
-                };
+                let (w_one, rounding) = layer_scale(i);
                 let mut q = Affine::zeros(layer.inputs, layer.outputs);
                 for o in 0..layer.outputs {
                     q.biases[o] =
@@ -261,18 +286,21 @@ impl Model {
                 q
             })
             .collect();
-        Network::new(transformer, vec![stack], OUTPUT_SCALE, description)
+        let stacks = quantised
+            .chunks(STACK_LAYERS)
+            .map(<[Affine]>::to_vec)
+            .collect();
+        Network::new(transformer, stacks, OUTPUT_SCALE, description)
     }
 
     /// The float model of a quantised net (for `--init-from`): the exact
     /// inverse of [`Model::quantise`], with zero factoriser rows. Only nets
-    /// with one output bucket, two hidden layers and our output scale map
-    /// back.
+    /// with two hidden layers and our output scale map back.
     pub fn from_network(net: &Network) -> Result<Model, NetError> {
         let sizes = net.layer_sizes();
-        if net.buckets() != 1 || sizes.len() != 3 || net.output_scale != OUTPUT_SCALE {
+        if sizes.len() != STACK_LAYERS || net.output_scale != OUTPUT_SCALE {
             return Err(NetError::Architecture(format!(
-                "the trainer starts from nets with one output bucket, 2N->h1->h2->1 and output scale {OUTPUT_SCALE}, not {}",
+                "the trainer starts from nets 2N->h1->h2->1 with output scale {OUTPUT_SCALE}, not {}",
                 net.architecture()
             )));
         }
@@ -285,16 +313,13 @@ impl Model {
             .map(|&w| f32::from(w) / ACTIVATION_ONE)
             .collect();
         ft_weights.resize((features.dimensions() + factor_width(features)) * n, 0.0);
-        let last = sizes.len() - 1;
-        let layers = net.stacks[0]
+        let layers = net
+            .stacks
             .iter()
+            .flatten()
             .enumerate()
             .map(|(i, q)| {
-                let (w_one, rounding) = if i == last {
-                    (OUTPUT_WEIGHT_ONE, 0.0)
-                } else {
-                    (HIDDEN_WEIGHT_ONE, HIDDEN_WEIGHT_ONE / 2.0)
-                };
+                let (w_one, rounding) = layer_scale(i);
                 let stride = q.padded_inputs();
                 Dense {
                     inputs: q.inputs,
@@ -323,6 +348,21 @@ impl Model {
                 .collect(),
             layers,
         })
+    }
+}
+
+/// Whether dense layer `i` of [`Model::layers`] is a stack's output layer.
+fn is_output_layer(i: usize) -> bool {
+    i % STACK_LAYERS == STACK_LAYERS - 1
+}
+
+/// The integer that weight 1.0 of dense layer `i` becomes, and the rounding
+/// offset its quantised bias carries.
+fn layer_scale(i: usize) -> (f32, f32) {
+    if is_output_layer(i) {
+        (OUTPUT_WEIGHT_ONE, 0.0)
+    } else {
+        (HIDDEN_WEIGHT_ONE, HIDDEN_WEIGHT_ONE / 2.0)
     }
 }
 
@@ -356,6 +396,8 @@ pub struct Pass {
     /// Integer sums and inputs of [`Pass::forward_quantised`], scratch.
     ints: Vec<i32>,
     int_inputs: Vec<i32>,
+    /// The output bucket of the last forward pass.
+    bucket: usize,
 }
 
 impl Pass {
@@ -363,16 +405,23 @@ impl Pass {
         let n = model.half_dims;
         Pass {
             acc: vec![0.0; 2 * n],
-            inputs: model.layers.iter().map(|l| vec![0.0; l.inputs]).collect(),
-            sums: model.layers.iter().map(|l| vec![0.0; l.outputs]).collect(),
-            grad: model.layers.iter().map(|l| vec![0.0; l.inputs]).collect(),
+            inputs: model.stack(0).iter().map(|l| vec![0.0; l.inputs]).collect(),
+            sums: model
+                .stack(0)
+                .iter()
+                .map(|l| vec![0.0; l.outputs])
+                .collect(),
+            grad: model.stack(0).iter().map(|l| vec![0.0; l.inputs]).collect(),
             ints: Vec::with_capacity(2 * n),
             int_inputs: Vec::with_capacity(2 * n),
+            bucket: 0,
         }
     }
 
-    /// The float output (centipawns / [`CP_PER_UNIT`]).
-    pub fn forward(&mut self, model: &Model, us: &[u32], them: &[u32]) -> f32 {
+    /// The float output (centipawns / [`CP_PER_UNIT`]) of output bucket
+    /// `bucket`'s stack.
+    pub fn forward(&mut self, model: &Model, bucket: usize, us: &[u32], them: &[u32]) -> f32 {
+        self.bucket = bucket;
         let n = model.half_dims;
         let (acc_us, acc_them) = self.acc.split_at_mut(n);
         model.accumulate(us, acc_us);
@@ -380,8 +429,9 @@ impl Pass {
         for (x, &a) in self.inputs[0].iter_mut().zip(&self.acc) {
             *x = clipped_relu(a);
         }
-        let last = model.layers.len() - 1;
-        for (i, layer) in model.layers.iter().enumerate() {
+        let stack = model.stack(bucket);
+        let last = stack.len() - 1;
+        for (i, layer) in stack.iter().enumerate() {
             let (inputs, rest) = self.inputs.split_at_mut(i + 1);
             let input = &inputs[i];
             let sums = &mut self.sums[i];
@@ -404,7 +454,14 @@ impl Pass {
     /// straight through the rounding to the float weights
     /// (quantisation-aware training). Returns float units, like
     /// [`Pass::forward`].
-    pub fn forward_quantised(&mut self, net: &Network, us: &[u32], them: &[u32]) -> f32 {
+    pub fn forward_quantised(
+        &mut self,
+        net: &Network,
+        bucket: usize,
+        us: &[u32],
+        them: &[u32],
+    ) -> f32 {
+        self.bucket = bucket;
         let transformer = &net.transformer;
         let dims = transformer.features.dimensions() as u32;
         let one = ACTIVATION_ONE;
@@ -425,7 +482,7 @@ impl Pass {
             *pre = a as f32 / one;
             *x = a.clamp(0, ACTIVATION_MAX) as f32 / one;
         }
-        let stack = &net.stacks[0];
+        let stack = &net.stacks[bucket];
         let last = stack.len() - 1;
         let shift = WEIGHT_SCALE_BITS;
         for (i, layer) in stack.iter().enumerate() {
@@ -463,8 +520,9 @@ impl Pass {
     }
 
     /// Back-propagates `d_out` (d loss / d output) from the last
-    /// [`Pass::forward`]: adds the dense gradients to `grads` and writes the
-    /// gradient of the two accumulators (side to move first) to `d_acc`.
+    /// [`Pass::forward`] (of its bucket's stack): adds the dense gradients to
+    /// `grads` and writes the gradient of the two accumulators (side to move
+    /// first) to `d_acc`.
     pub fn backward(
         &mut self,
         model: &Model,
@@ -472,12 +530,13 @@ impl Pass {
         grads: &mut DenseGrads,
         d_acc: &mut [f32],
     ) {
-        let last = model.layers.len() - 1;
+        let first = self.bucket * STACK_LAYERS;
+        let stack = model.stack(self.bucket);
         let mut d_sums = vec![d_out];
-        for i in (0..=last).rev() {
-            let layer = &model.layers[i];
+        for i in (0..stack.len()).rev() {
+            let layer = &stack[i];
             let input = &self.inputs[i];
-            let g = &mut grads.layers[i];
+            let g = &mut grads.layers[first + i];
             let d_input = &mut self.grad[i];
             d_input.fill(0.0);
             for (o, &d) in d_sums.iter().enumerate() {
@@ -574,7 +633,8 @@ mod tests {
     #[test]
     fn gradients_match_finite_differences() {
         for set in FeatureSet::ALL {
-            let mut model = Model::random(set, 16, [8, 8], 7);
+            // Two buckets, the second one used: its gradients land in its layers.
+            let mut model = Model::random(set, 16, [8, 8], 7).with_buckets(2).unwrap();
             let pos = board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
             let (mut us, mut them) = (Vec::new(), Vec::new());
             model.active_rows(Color::White, pos.board().iter(), &mut us);
@@ -582,10 +642,15 @@ mod tests {
             let mut pass = Pass::new(&model);
             let mut grads = DenseGrads::zeros(&model);
             let mut d_acc = vec![0.0; 32];
-            pass.forward(&model, &us, &them);
+            pass.forward(&model, 1, &us, &them);
             pass.backward(&model, 1.0, &mut grads, &mut d_acc);
             let eps = 1e-3;
-            for l in 0..3 {
+            assert!(
+                grads.layers[..STACK_LAYERS]
+                    .iter()
+                    .all(|g| g.biases.iter().all(|&x| x == 0.0))
+            );
+            for l in STACK_LAYERS..2 * STACK_LAYERS {
                 for k in [
                     0,
                     model.layers[l].weights.len() / 2,
@@ -593,9 +658,9 @@ mod tests {
                 ] {
                     let orig = model.layers[l].weights[k];
                     model.layers[l].weights[k] = orig + eps;
-                    let up = pass.forward(&model, &us, &them);
+                    let up = pass.forward(&model, 1, &us, &them);
                     model.layers[l].weights[k] = orig - eps;
-                    let down = pass.forward(&model, &us, &them);
+                    let down = pass.forward(&model, 1, &us, &them);
                     model.layers[l].weights[k] = orig;
                     let numeric = (up - down) / (2.0 * eps);
                     let analytic = grads.layers[l].weights[k];
@@ -609,9 +674,9 @@ mod tests {
             for j in [0, 5, 15] {
                 let orig = model.ft_biases[j];
                 model.ft_biases[j] = orig + eps;
-                let up = pass.forward(&model, &us, &them);
+                let up = pass.forward(&model, 1, &us, &them);
                 model.ft_biases[j] = orig - eps;
-                let down = pass.forward(&model, &us, &them);
+                let down = pass.forward(&model, 1, &us, &them);
                 model.ft_biases[j] = orig;
                 let numeric = (up - down) / (2.0 * eps);
                 assert!(
@@ -637,14 +702,23 @@ mod tests {
             for seed in 1..4 {
                 // Larger weights than `random` gives, so that activations
                 // clip and the rounding matters.
-                let mut model = Model::random(set, 32, [16, 8], seed);
+                // Seed 3 splits into output buckets that then differ.
+                let buckets = if seed == 3 { 8 } else { 1 };
+                let mut model = Model::random(set, 32, [16, 8], seed)
+                    .with_buckets(buckets)
+                    .unwrap();
                 model.ft_weights.iter_mut().for_each(|w| *w *= 8.0);
                 model
                     .layers
                     .iter_mut()
                     .for_each(|l| l.weights.iter_mut().for_each(|w| *w *= 3.0));
+                // Every bucket its own weights, so a wrong bucket shows.
+                for (i, layer) in model.layers.iter_mut().enumerate() {
+                    layer.biases.iter_mut().for_each(|b| *b += 0.01 * i as f32);
+                }
                 model.clip();
                 let net = model.quantise(String::new()).unwrap();
+                assert_eq!(net.buckets(), buckets);
                 let mut pass = Pass::new(&model);
                 for fen in fens {
                     let pos = board(fen);
@@ -652,7 +726,8 @@ mod tests {
                     let (mut us, mut them) = (Vec::new(), Vec::new());
                     model.active_rows(turn, pos.board().iter(), &mut us);
                     model.active_rows(!turn, pos.board().iter(), &mut them);
-                    let out = pass.forward_quantised(&net, &us, &them);
+                    let bucket = model.bucket_for(pos.board().occupied().count());
+                    let out = pass.forward_quantised(&net, bucket, &us, &them);
                     let raw = net.raw_output_board(Kernels::scalar(), pos.board(), turn);
                     let emulated = out * OUTPUT_SCALE as f32 * CP_PER_UNIT;
                     assert!(
@@ -667,10 +742,38 @@ mod tests {
     #[test]
     fn dequantising_a_quantised_net_gives_it_back() {
         for set in FeatureSet::ALL {
-            let model = Model::random(set, 16, [8, 8], 3);
-            let net = model.quantise(String::new()).unwrap();
-            let back = Model::from_network(&net).unwrap();
-            assert_eq!(back.quantise(String::new()).unwrap(), net);
+            for buckets in [1, 4] {
+                let model = Model::random(set, 16, [8, 8], 3)
+                    .with_buckets(buckets)
+                    .unwrap();
+                let net = model.quantise(String::new()).unwrap();
+                let back = Model::from_network(&net).unwrap();
+                assert_eq!(back.buckets(), buckets);
+                assert_eq!(back.quantise(String::new()).unwrap(), net);
+            }
         }
+    }
+
+    /// A one-bucket model split into buckets evaluates every position as
+    /// before; only a one-bucket model splits.
+    #[test]
+    fn splitting_into_buckets_keeps_the_evaluation() {
+        let single = Model::random(FeatureSet::HalfKAv2Hm, 16, [8, 8], 4);
+        let split = single.clone().with_buckets(8).unwrap();
+        assert_eq!(split.buckets(), 8);
+        assert_eq!(split.bucket_for(32), 7);
+        assert_eq!(split.bucket_for(3), 0);
+        for fen in [
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            "4k3/8/8/8/8/8/8/R3K2Q w Q - 0 1",
+        ] {
+            let pos = board(fen);
+            let (a, b) = (
+                single.evaluate(pos.board(), pos.turn()),
+                split.evaluate(pos.board(), pos.turn()),
+            );
+            assert_eq!(a, b, "{fen}");
+        }
+        assert!(split.with_buckets(2).is_none());
     }
 }

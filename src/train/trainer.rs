@@ -22,6 +22,7 @@ use super::checkpoint::Checkpoint;
 use super::data::{PackedPosition, read_records};
 use super::model::{ActiveRows, CP_PER_UNIT, DenseGrads, Model, Pass};
 use super::optim::{Optimiser, SparseGrad};
+use crate::eval::nnue::network::MAX_BUCKETS;
 use crate::eval::nnue::random::Rng;
 use crate::eval::nnue::{FeatureSet, Kernels, Network};
 
@@ -62,6 +63,11 @@ pub struct TrainArgs {
     /// Sizes of the two dense hidden layers.
     #[arg(long, num_args = 2, value_names = ["H1", "H2"], default_values_t = [32, 32])]
     pub layers: Vec<usize>,
+    /// Output buckets: separate dense stacks chosen by the number of pieces
+    /// on the board. With `--init-from` a one-bucket net, its stack is
+    /// copied into every bucket.
+    #[arg(long, default_value_t = 1)]
+    pub buckets: usize,
     #[arg(long, default_value_t = 10)]
     pub epochs: usize,
     /// Adam learning rate.
@@ -117,6 +123,7 @@ impl TrainArgs {
             arch: Arch::HalfKAv2Hm,
             hidden: 256,
             layers: vec![32, 32],
+            buckets: 1,
             epochs: 10,
             lr: 1e-3,
             gamma: 0.9,
@@ -199,6 +206,12 @@ fn validate(args: &TrainArgs) -> Result<(), String> {
     if args.layers.len() != 2 || args.layers.iter().any(|&l| l == 0 || l > 1024) {
         return Err("--layers takes two sizes between 1 and 1024".into());
     }
+    if args.buckets == 0 || args.buckets > MAX_BUCKETS {
+        return Err(format!(
+            "--buckets {} must be between 1 and {MAX_BUCKETS}",
+            args.buckets
+        ));
+    }
     if args.batch == 0 {
         return Err("--batch must be positive".into());
     }
@@ -252,14 +265,19 @@ fn initial_state(args: &TrainArgs) -> Result<Checkpoint, String> {
     if args.resume {
         let ck =
             Checkpoint::load(&checkpoint).map_err(|e| format!("{}: {e}", checkpoint.display()))?;
-        if ck.model.features != FeatureSet::from(args.arch) || ck.model.half_dims != args.hidden {
+        if ck.model.features != FeatureSet::from(args.arch)
+            || ck.model.half_dims != args.hidden
+            || ck.model.buckets() != args.buckets
+        {
             return Err(format!(
-                "{} holds a {:?} net with {} neurons, not --arch {:?} --hidden {}",
+                "{} holds a {:?} net with {} neurons and {} output buckets, not --arch {:?} --hidden {} --buckets {}",
                 checkpoint.display(),
                 ck.model.features,
                 ck.model.half_dims,
+                ck.model.buckets(),
                 args.arch,
-                args.hidden
+                args.hidden,
+                args.buckets
             ));
         }
         return Ok(ck);
@@ -269,21 +287,30 @@ fn initial_state(args: &TrainArgs) -> Result<Checkpoint, String> {
             let net = Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
             let model =
                 Model::from_network(&net).map_err(|e| format!("{}: {e}", path.display()))?;
-            if model.features != FeatureSet::from(args.arch) || model.half_dims != args.hidden {
-                return Err(format!(
-                    "{} is a {} net; pass the matching --arch and --hidden",
+            let mismatch = || {
+                format!(
+                    "{} is a {} net; pass the matching --arch, --hidden and --buckets (or --buckets N to split a one-bucket net)",
                     path.display(),
                     net.architecture()
-                ));
+                )
+            };
+            if model.features != FeatureSet::from(args.arch) || model.half_dims != args.hidden {
+                return Err(mismatch());
             }
-            model
+            if model.buckets() == args.buckets {
+                model
+            } else {
+                model.with_buckets(args.buckets).ok_or_else(mismatch)?
+            }
         }
         None => Model::random(
             args.arch.into(),
             args.hidden,
             [args.layers[0], args.layers[1]],
             args.seed,
-        ),
+        )
+        .with_buckets(args.buckets)
+        .expect("a fresh model has one bucket"),
     };
     Ok(Checkpoint {
         optimiser: Optimiser::new(&model),
@@ -497,9 +524,12 @@ impl Worker {
     /// quantised export, in the engine's.
     fn forward(&mut self, model: &Model, quantised: Option<&Network>, pos: &PackedPosition) -> f32 {
         self.rows(model, pos);
+        let bucket = model.bucket_for(pos.pieces().count());
         match quantised {
-            Some(net) => self.pass.forward_quantised(net, &self.us, &self.them),
-            None => self.pass.forward(model, &self.us, &self.them),
+            Some(net) => self
+                .pass
+                .forward_quantised(net, bucket, &self.us, &self.them),
+            None => self.pass.forward(model, bucket, &self.us, &self.them),
         }
     }
 }

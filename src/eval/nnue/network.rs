@@ -62,6 +62,12 @@ impl std::error::Error for NetError {}
 pub const MAX_HALF_DIMS: usize = 8192;
 /// Largest dense layer accepted from a file.
 pub const MAX_LAYER_WIDTH: usize = 4096;
+/// The output bucket, of `buckets`, for a position with `pieces` pieces
+/// (see [`Network::bucket_for`]); the trainer uses the same rule.
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    (pieces.saturating_sub(1) * buckets / 32).min(buckets.saturating_sub(1))
+}
+
 /// Most output buckets accepted (one per possible piece count).
 pub const MAX_BUCKETS: usize = 32;
 
@@ -209,7 +215,7 @@ impl Network {
     /// included): the 32 possible counts split evenly, as Stockfish does
     /// with `(pieces − 1) / 4` for 8 buckets.
     pub fn bucket_for(&self, pieces: usize) -> usize {
-        (pieces.saturating_sub(1) * self.buckets() / 32).min(self.buckets() - 1)
+        output_bucket(pieces, self.buckets())
     }
 
     /// A one-line summary such as
