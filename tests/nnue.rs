@@ -298,7 +298,7 @@ fn bad_files_are_rejected_without_panic() {
         Err(NetError::UnknownFormat(_))
     ));
     let mut v = halfka.clone();
-    v[8] = 2;
+    v[8] = 3;
     assert!(matches!(
         Network::from_bytes(&v),
         Err(NetError::UnsupportedVersion(_))
@@ -511,6 +511,73 @@ fn output_buckets_follow_the_piece_count() {
     }
     let single = random_network(FeatureSet::HalfKAv2Hm, 16, &[8, 8], 1, 62).unwrap();
     assert!((2..=32).all(|p| single.bucket_for(p) == 0));
+}
+
+/// A net whose transformer counts 4 units per activation unit (shift 2):
+/// every weight ×4 and every bias ×4 plus 0..3 (which the floor shift
+/// drops) must evaluate exactly like the original, on every SIMD path,
+/// incrementally, and after a trip through the file format. A version 1
+/// file (before the shift existed) still loads, as shift 0.
+#[test]
+fn a_shifted_transformer_evaluates_like_the_unshifted_one() {
+    use tarpon::eval::nnue::format::{TARPON_VERSION, crc32};
+    let plain = random_network(FeatureSet::HalfKAv2Hm, 64, &[16, 16], 2, 71).unwrap();
+    let mut rng = Rng::new(72);
+    let t = &plain.transformer;
+    let shifted_transformer = FeatureTransformer::new(
+        t.features,
+        t.half_dims,
+        t.biases
+            .iter()
+            .map(|&b| 4 * b + rng.below(4) as i16)
+            .collect(),
+        t.weights.iter().map(|&w| 4 * w).collect(),
+    )
+    .with_shift(2);
+    let shifted = Network::new(
+        shifted_transformer,
+        plain.stacks.clone(),
+        plain.output_scale,
+        "shifted".into(),
+    )
+    .unwrap();
+    assert!(shifted.architecture().contains("accumulator x4"));
+    let reread = Network::from_bytes(&shifted.to_bytes()).unwrap();
+    assert_eq!(reread, shifted);
+    let shifted = Arc::new(shifted);
+    let mut ev = NnueEvaluator::new(shifted.clone());
+    let mut checked = 0;
+    random_walks(100, 73, |event| {
+        drive(&mut ev, &event);
+        if let WalkEvent::Check(pos) = event {
+            let board = pos.chess().board();
+            let expected = plain.raw_output_board(Kernels::scalar(), board, pos.turn());
+            assert_eq!(ev.raw_output(pos), expected, "at {}", pos.fen());
+            checked += 1;
+        }
+    });
+    assert!(checked > 1000, "only {checked} positions checked");
+    assert!(simd_paths_agree_along_random_walks(&shifted, 30, 74) > 100);
+    let bad = Network::new(
+        shifted.transformer.clone().with_shift(7),
+        plain.stacks.clone(),
+        16,
+        String::new(),
+    );
+    assert!(matches!(bad, Err(NetError::Architecture(_))));
+
+    // Version 1: the same header without the shift field.
+    assert_eq!(TARPON_VERSION, 2);
+    let v2 = plain.to_bytes();
+    let layers = plain.stacks[0].len();
+    let shift_at = 28 + 4 * layers + 4;
+    let mut v1 = [&v2[..shift_at], &v2[shift_at + 4..v2.len() - 4]].concat();
+    v1[8..12].copy_from_slice(&1u32.to_le_bytes());
+    let crc = crc32(&v1);
+    v1.extend_from_slice(&crc.to_le_bytes());
+    let old = Network::from_bytes(&v1).unwrap();
+    assert_eq!(old.transformer.shift, 0);
+    assert_eq!(old, plain);
 }
 
 // ------------------------------------------------------- Stockfish 15.1 nets

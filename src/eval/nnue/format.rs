@@ -31,7 +31,8 @@ const LEB128_MAGIC: &[u8] = b"COMPRESSED_LEB128";
 /// Magic bytes of tarpon's own format.
 pub const TARPON_MAGIC: &[u8; 8] = b"TARPNNUE";
 /// The version of tarpon's format this build reads and writes.
-pub const TARPON_VERSION: u32 = 1;
+/// Version 2 added the accumulator shift; version 1 files (shift 0) still load.
+pub const TARPON_VERSION: u32 = 2;
 /// Longest description accepted (Stockfish's strings are a few hundred bytes).
 const MAX_DESCRIPTION: usize = 1 << 16;
 /// Most dense layers accepted in tarpon's format.
@@ -133,6 +134,7 @@ impl Network {
         let sizes = self.layer_sizes();
         if self.features() != FeatureSet::HalfKP
             || self.buckets() != 1
+            || self.transformer.shift != 0
             || sizes.len() != 3
             || self.output_scale != STOCKFISH12_OUTPUT_SCALE
         {
@@ -175,6 +177,7 @@ impl Network {
             w.u32(s as u32);
         }
         w.u32(self.output_scale as u32);
+        w.u32(self.transformer.shift);
         w.u32(self.description.len() as u32);
         w.bytes(self.description.as_bytes());
         self.write_transformer(&mut w);
@@ -482,9 +485,9 @@ fn read_tarpon(bytes: &[u8]) -> Result<Network, NetError> {
     let mut r = Reader::new(bytes);
     r.bytes(TARPON_MAGIC.len())?;
     let version = r.u32()?;
-    if version != TARPON_VERSION {
+    if !(1..=TARPON_VERSION).contains(&version) {
         return Err(NetError::UnsupportedVersion(format!(
-            "tarpon net format version {version}; this build reads version {TARPON_VERSION}"
+            "tarpon net format version {version}; this build reads versions 1 to {TARPON_VERSION}"
         )));
     }
     let features = match r.u32()? {
@@ -521,6 +524,8 @@ fn read_tarpon(bytes: &[u8]) -> Result<Network, NetError> {
         shape.push(size);
     }
     let output_scale = i32::try_from(r.u32()?).unwrap_or(0);
+    // Network::new refuses a shift out of range.
+    let shift = if version >= 2 { r.u32()? } else { 0 };
     let description = r.description()?;
 
     // Everything is bounded above, so this cannot overflow.
@@ -549,7 +554,7 @@ fn read_tarpon(bytes: &[u8]) -> Result<Network, NetError> {
         return Err(NetError::Checksum { stored, computed });
     }
 
-    let transformer = read_transformer(&mut r, features, n)?;
+    let transformer = read_transformer(&mut r, features, n)?.with_shift(shift);
     let mut stacks = Vec::with_capacity(buckets);
     for _ in 0..buckets {
         let stack = shape

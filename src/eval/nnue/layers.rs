@@ -29,6 +29,10 @@ pub struct FeatureTransformer {
     pub psqt_buckets: usize,
     /// `features.dimensions()` rows of `psqt_buckets` weights.
     pub psqt_weights: Vec<i32>,
+    /// Accumulators count `2^shift` units per activation unit and are
+    /// shifted right before the clipped ReLU: finer weights than 1/127 of an
+    /// activation (0 in Stockfish's nets and tarpon's before generation 4).
+    pub shift: u32,
 }
 
 impl FeatureTransformer {
@@ -46,7 +50,14 @@ impl FeatureTransformer {
             weights,
             psqt_buckets: 0,
             psqt_weights: Vec::new(),
+            shift: 0,
         }
+    }
+
+    /// The same transformer with accumulators at `2^shift` units per
+    /// activation unit.
+    pub fn with_shift(self, shift: u32) -> FeatureTransformer {
+        FeatureTransformer { shift, ..self }
     }
 
     /// The weights an active input adds to the accumulator.
@@ -131,13 +142,15 @@ pub struct Scratch {
     sums: Vec<i32>,
 }
 
-/// Runs the dense stack on the transformed features of both perspectives,
-/// side to move first; returns the last layer's raw int32 output.
+/// Runs the dense stack on the transformed features of both perspectives
+/// (accumulators shifted right by `shift`), side to move first; returns the
+/// last layer's raw int32 output.
 pub fn forward(
     kernels: &Kernels,
     stack: &[Affine],
     acc_to_move: &[i16],
     acc_other: &[i16],
+    shift: u32,
     scratch: &mut Scratch,
 ) -> i32 {
     let half = acc_to_move.len();
@@ -152,8 +165,8 @@ pub fn forward(
         .sums
         .resize(stack.iter().map(|l| l.outputs).max().unwrap_or(1), 0);
 
-    (kernels.clipped_relu16)(acc_to_move, &mut scratch.activations[..half]);
-    (kernels.clipped_relu16)(acc_other, &mut scratch.activations[half..2 * half]);
+    (kernels.clipped_relu16)(acc_to_move, &mut scratch.activations[..half], shift);
+    (kernels.clipped_relu16)(acc_other, &mut scratch.activations[half..2 * half], shift);
     scratch.activations[2 * half..padded(2 * half)].fill(0);
     let Some((last, hidden)) = stack.split_last() else {
         return 0;

@@ -11,7 +11,7 @@ use super::layers::{
     Accumulated, Affine, FeatureTransformer, STOCKFISH_OUTPUT_SCALE, Scratch, apply_psqt, forward,
     forward_stockfish15,
 };
-use super::simd::Kernels;
+use super::simd::{Kernels, MAX_TRANSFORMER_SHIFT};
 
 /// Why a net could not be loaded or built; the message is meant for people
 /// (it ends up in an `info string` or on the command line).
@@ -127,6 +127,12 @@ impl Network {
         if transformer.psqt_buckets != 0 {
             return bad("a PSQT part needs the Stockfish 15.1 head".into());
         }
+        if transformer.shift > MAX_TRANSFORMER_SHIFT {
+            return bad(format!(
+                "accumulator shift {} (at most {MAX_TRANSFORMER_SHIFT})",
+                transformer.shift
+            ));
+        }
         check_buckets(&stacks)?;
         if output_scale <= 0 {
             return bad(format!("output scale {output_scale}"));
@@ -159,6 +165,9 @@ impl Network {
         check_buckets(&stacks)?;
         if transformer.features != FeatureSet::HalfKAv2Hm {
             return bad("the Stockfish 15.1 head reads HalfKAv2_hm features".into());
+        }
+        if transformer.shift != 0 {
+            return bad("the Stockfish 15.1 head has no accumulator shift".into());
         }
         if transformer.psqt_buckets != stacks.len() {
             return bad(format!(
@@ -236,6 +245,12 @@ impl Network {
         if self.buckets() > 1 {
             s.push_str(&format!(", {} output buckets", self.buckets()));
         }
+        if self.transformer.shift > 0 {
+            s.push_str(&format!(
+                ", accumulator x{}",
+                1u32 << self.transformer.shift
+            ));
+        }
         if self.head == Head::Stockfish15 {
             s.push_str(&format!(
                 ", {} PSQT buckets (Stockfish 15.1)",
@@ -259,7 +274,14 @@ impl Network {
         let bucket = self.bucket_for(pieces);
         let stack = &self.stacks[bucket];
         match self.head {
-            Head::Plain => forward(kernels, stack, to_move.values, other.values, scratch),
+            Head::Plain => forward(
+                kernels,
+                stack,
+                to_move.values,
+                other.values,
+                self.transformer.shift,
+                scratch,
+            ),
             Head::Stockfish15 => {
                 let psqt = to_move.psqt[bucket].wrapping_sub(other.psqt[bucket]) / 2;
                 let positional =

@@ -21,6 +21,9 @@ use std::sync::OnceLock;
 pub const WEIGHT_SCALE_BITS: u32 = 6;
 /// The largest activation after a clipped ReLU (1.0 quantised).
 pub const ACTIVATION_MAX: i32 = 127;
+/// The largest accumulator shift a transformer may ask for: its
+/// accumulators then count 2^shift units per activation unit.
+pub const MAX_TRANSFORMER_SHIFT: u32 = 6;
 
 /// An instruction set the kernels exist for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,8 +78,9 @@ impl fmt::Display for SimdPath {
 pub type ApplyFromFn = fn(dst: &mut [i16], src: &[i16], add: &[&[i16]], sub: &[&[i16]]);
 /// The same in place.
 pub type ApplyFn = fn(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]);
-/// `dst[i] = clamp(src[i], 0, 127)`.
-pub type ClippedRelu16Fn = fn(src: &[i16], dst: &mut [u8]);
+/// `dst[i] = clamp(src[i] >> shift, 0, 127)` (arithmetic shift; `shift` at
+/// most [`MAX_TRANSFORMER_SHIFT`]).
+pub type ClippedRelu16Fn = fn(src: &[i16], dst: &mut [u8], shift: u32);
 /// `dst[i] = clamp(src[i] >> 6, 0, 127)`.
 pub type ClippedRelu32Fn = fn(src: &[i32], dst: &mut [u8]);
 /// Stockfish 15.1's transformer activation on one perspective: with `h =
@@ -273,12 +277,18 @@ mod tests {
             let wide = rng.i16s(len);
             let small: Vec<i16> = wide.iter().map(|v| v % 300).collect();
             for src in [&wide, &small] {
-                let mut expected = vec![0u8; len];
-                (SCALAR.clipped_relu16)(src, &mut expected);
-                for k in simd_paths() {
-                    let mut got = vec![0xAAu8; len];
-                    (k.clipped_relu16)(src, &mut got);
-                    assert_eq!(got, expected, "{} clipped_relu16, len {len}", k.path);
+                for shift in [0, 1, 2, MAX_TRANSFORMER_SHIFT] {
+                    let mut expected = vec![0u8; len];
+                    (SCALAR.clipped_relu16)(src, &mut expected, shift);
+                    for k in simd_paths() {
+                        let mut got = vec![0xAAu8; len];
+                        (k.clipped_relu16)(src, &mut got, shift);
+                        assert_eq!(
+                            got, expected,
+                            "{} clipped_relu16 >> {shift}, len {len}",
+                            k.path
+                        );
+                    }
                 }
             }
             let wide: Vec<i32> = (0..len).map(|_| rng.next() as i32).collect();

@@ -58,19 +58,21 @@ unsafe fn apply_raw(dst: *mut i16, src: *const i16, len: usize, add: &[&[i16]], 
     unsafe { apply_tail(dst, src, full..len, add, sub) }
 }
 
-fn clipped_relu16(src: &[i16], dst: &mut [u8]) {
+fn clipped_relu16(src: &[i16], dst: &mut [u8], shift: u32) {
     assert_eq!(src.len(), dst.len());
     let full = src.len() - src.len() % 16;
+    // A shift left by a negative count is an arithmetic shift right.
+    let right = vdupq_n_s16(-(shift as i16));
     for i in (0..full).step_by(16) {
         // SAFETY: i + 16 <= full <= both lengths.
         unsafe {
-            let a = vqmovn_s16(vld1q_s16(src.as_ptr().add(i)));
-            let b = vqmovn_s16(vld1q_s16(src.as_ptr().add(i + 8)));
+            let a = vqmovn_s16(vshlq_s16(vld1q_s16(src.as_ptr().add(i)), right));
+            let b = vqmovn_s16(vshlq_s16(vld1q_s16(src.as_ptr().add(i + 8)), right));
             let clamped = vmaxq_s8(vcombine_s8(a, b), vdupq_n_s8(0));
             vst1q_u8(dst.as_mut_ptr().add(i), vreinterpretq_u8_s8(clamped));
         }
     }
-    scalar::clipped_relu16(&src[full..], &mut dst[full..]);
+    scalar::clipped_relu16(&src[full..], &mut dst[full..], shift);
 }
 
 fn clipped_relu32(src: &[i32], dst: &mut [u8]) {

@@ -22,10 +22,10 @@ pub fn apply(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
     }
 }
 
-pub fn clipped_relu16(src: &[i16], dst: &mut [u8]) {
+pub fn clipped_relu16(src: &[i16], dst: &mut [u8], shift: u32) {
     assert_eq!(src.len(), dst.len());
     for (d, &s) in dst.iter_mut().zip(src) {
-        *d = i32::from(s).clamp(0, ACTIVATION_MAX) as u8;
+        *d = (i32::from(s) >> shift).clamp(0, ACTIVATION_MAX) as u8;
     }
 }
 

@@ -46,10 +46,10 @@ fn avx2_apply(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
     unsafe { avx2::apply_raw(p, p, acc.len(), add, sub) }
 }
 
-fn avx2_clipped_relu16(src: &[i16], dst: &mut [u8]) {
+fn avx2_clipped_relu16(src: &[i16], dst: &mut [u8], shift: u32) {
     assert_eq!(src.len(), dst.len());
     // SAFETY: AVX2 was detected before this table was handed out.
-    unsafe { avx2::clipped_relu16(src, dst) }
+    unsafe { avx2::clipped_relu16(src, dst, shift) }
 }
 
 fn avx2_clipped_relu32(src: &[i32], dst: &mut [u8]) {
@@ -85,10 +85,10 @@ fn sse41_apply(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
     unsafe { sse41::apply_raw(p, p, acc.len(), add, sub) }
 }
 
-fn sse41_clipped_relu16(src: &[i16], dst: &mut [u8]) {
+fn sse41_clipped_relu16(src: &[i16], dst: &mut [u8], shift: u32) {
     assert_eq!(src.len(), dst.len());
     // SAFETY: SSE4.1 was detected before this table was handed out.
-    unsafe { sse41::clipped_relu16(src, dst) }
+    unsafe { sse41::clipped_relu16(src, dst, shift) }
 }
 
 fn sse41_clipped_relu32(src: &[i32], dst: &mut [u8]) {
@@ -172,14 +172,17 @@ mod avx2 {
     }
 
     #[target_feature(enable = "avx2")]
-    pub fn clipped_relu16(src: &[i16], dst: &mut [u8]) {
+    pub fn clipped_relu16(src: &[i16], dst: &mut [u8], shift: u32) {
         let full = src.len() - src.len() % 32;
         let zero = _mm256_setzero_si256();
+        let count = _mm_cvtsi32_si128(shift as i32);
         for i in (0..full).step_by(32) {
             // SAFETY: i + 32 <= full <= both lengths (the caller checked they are equal).
             unsafe {
-                let a = _mm256_loadu_si256(src.as_ptr().add(i).cast());
-                let b = _mm256_loadu_si256(src.as_ptr().add(i + 16).cast());
+                let load = |k: usize| {
+                    _mm256_sra_epi16(_mm256_loadu_si256(src.as_ptr().add(k).cast()), count)
+                };
+                let (a, b) = (load(i), load(i + 16));
                 // packs saturates to -128..127 and interleaves 128-bit lanes;
                 // max with zero clamps, the permute restores the order.
                 let packed = _mm256_max_epi8(_mm256_packs_epi16(a, b), zero);
@@ -187,7 +190,7 @@ mod avx2 {
                 _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), ordered);
             }
         }
-        scalar::clipped_relu16(&src[full..], &mut dst[full..]);
+        scalar::clipped_relu16(&src[full..], &mut dst[full..], shift);
     }
 
     #[target_feature(enable = "avx2")]
@@ -369,19 +372,20 @@ mod sse41 {
     }
 
     #[target_feature(enable = "sse4.1")]
-    pub fn clipped_relu16(src: &[i16], dst: &mut [u8]) {
+    pub fn clipped_relu16(src: &[i16], dst: &mut [u8], shift: u32) {
         let full = src.len() - src.len() % 16;
         let zero = _mm_setzero_si128();
+        let count = _mm_cvtsi32_si128(shift as i32);
         for i in (0..full).step_by(16) {
             // SAFETY: i + 16 <= full <= both lengths.
             unsafe {
-                let a = _mm_loadu_si128(src.as_ptr().add(i).cast());
-                let b = _mm_loadu_si128(src.as_ptr().add(i + 8).cast());
+                let a = _mm_sra_epi16(_mm_loadu_si128(src.as_ptr().add(i).cast()), count);
+                let b = _mm_sra_epi16(_mm_loadu_si128(src.as_ptr().add(i + 8).cast()), count);
                 let clamped = _mm_max_epi8(_mm_packs_epi16(a, b), zero);
                 _mm_storeu_si128(dst.as_mut_ptr().add(i).cast(), clamped);
             }
         }
-        scalar::clipped_relu16(&src[full..], &mut dst[full..]);
+        scalar::clipped_relu16(&src[full..], &mut dst[full..], shift);
     }
 
     #[target_feature(enable = "sse4.1")]
