@@ -1,5 +1,5 @@
-//! The hot loops of NNUE inference, once per instruction set: AVX2 and
-//! SSE4.1 (x86-64, picked at run time with `is_x86_feature_detected!`), NEON
+//! The hot loops of NNUE inference, once per instruction set: AVX-VNNI, AVX2
+//! and SSE4.1 (x86-64, picked at run time with `is_x86_feature_detected!`), NEON
 //! (aarch64, always present there) and a portable scalar path. Every path
 //! produces bit-identical results: integer arithmetic only, the same
 //! wrap-around on `i16` accumulators, the same saturation and clamping.
@@ -31,14 +31,17 @@ pub enum SimdPath {
     Scalar,
     Sse41,
     Avx2,
+    /// AVX2 with AVX-VNNI's fused u8 × i8 dot product for the dense layers.
+    AvxVnni,
     Neon,
 }
 
 impl SimdPath {
-    pub const ALL: [SimdPath; 4] = [
+    pub const ALL: [SimdPath; 5] = [
         SimdPath::Scalar,
         SimdPath::Sse41,
         SimdPath::Avx2,
+        SimdPath::AvxVnni,
         SimdPath::Neon,
     ];
 
@@ -47,6 +50,7 @@ impl SimdPath {
             SimdPath::Scalar => "scalar",
             SimdPath::Sse41 => "sse4.1",
             SimdPath::Avx2 => "avx2",
+            SimdPath::AvxVnni => "avx-vnni",
             SimdPath::Neon => "neon",
         }
     }
@@ -59,6 +63,11 @@ impl SimdPath {
             SimdPath::Sse41 => std::arch::is_x86_feature_detected!("sse4.1"),
             #[cfg(target_arch = "x86_64")]
             SimdPath::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::AvxVnni => {
+                std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("avxvnni")
+            }
             #[cfg(target_arch = "aarch64")]
             SimdPath::Neon => true,
             #[allow(unreachable_patterns)]
@@ -126,6 +135,8 @@ impl Kernels {
             SimdPath::Sse41 => Some(&x86::SSE41),
             #[cfg(target_arch = "x86_64")]
             SimdPath::Avx2 => Some(&x86::AVX2),
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::AvxVnni => Some(&x86::AVX_VNNI),
             #[cfg(target_arch = "aarch64")]
             SimdPath::Neon => Some(&neon::NEON),
             #[allow(unreachable_patterns)]
@@ -137,10 +148,15 @@ impl Kernels {
     pub fn detected() -> &'static Kernels {
         static CHOSEN: OnceLock<&'static Kernels> = OnceLock::new();
         CHOSEN.get_or_init(|| {
-            [SimdPath::Avx2, SimdPath::Neon, SimdPath::Sse41]
-                .into_iter()
-                .find_map(Kernels::for_path)
-                .unwrap_or(&SCALAR)
+            [
+                SimdPath::AvxVnni,
+                SimdPath::Avx2,
+                SimdPath::Neon,
+                SimdPath::Sse41,
+            ]
+            .into_iter()
+            .find_map(Kernels::for_path)
+            .unwrap_or(&SCALAR)
         })
     }
 
@@ -238,7 +254,9 @@ mod tests {
     fn the_detected_path_is_supported() {
         assert!(Kernels::detected().path.is_supported());
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
+        if SimdPath::AvxVnni.is_supported() {
+            assert_eq!(simd_path_name(), "avx-vnni");
+        } else if std::arch::is_x86_feature_detected!("avx2") {
             assert_eq!(simd_path_name(), "avx2");
         }
     }
