@@ -353,7 +353,15 @@ mod tests {
     #[test]
     fn affine_matches_scalar_bit_for_bit() {
         let mut rng = Rng(3);
-        for (inputs, outputs) in [(32, 1), (32, 32), (512, 32), (64, 15), (1024, 16), (96, 3)] {
+        for (inputs, outputs) in [
+            (32, 1),
+            (32, 32),
+            (512, 32),
+            (64, 15),
+            (1024, 16),
+            (96, 3),
+            (160, 8),
+        ] {
             let weights: Vec<i8> = (0..inputs * outputs).map(|_| rng.next() as i8).collect();
             let biases: Vec<i32> = (0..outputs).map(|_| rng.next() as i32 >> 8).collect();
             // Activations are at most 127: that is what keeps maddubs from saturating.
