@@ -630,12 +630,12 @@ mod tests {
         assert_eq!(e.options, vec![("Eval".to_string(), "pst".to_string())]);
         let n = engine_config(
             &[],
-            &tokens("tarpon:nnue=nets/gen3-halfkp.nnue name=g1"),
+            &tokens("tarpon:nnue=nets/gen4-halfkp.nnue name=g1"),
             false,
         )
         .unwrap();
         assert_eq!(n.name, "g1");
-        let net = std::fs::canonicalize("nets/gen3-halfkp.nnue").unwrap();
+        let net = std::fs::canonicalize("nets/gen4-halfkp.nnue").unwrap();
         assert!(
             n.options
                 .contains(&("EvalFile".to_string(), net.display().to_string()))
