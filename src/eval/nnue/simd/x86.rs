@@ -23,12 +23,8 @@ pub static AVX2: Kernels = Kernels {
 /// AVX2's kernels, except the dense layers, which use VNNI's dot product.
 pub static AVX_VNNI: Kernels = Kernels {
     path: SimdPath::AvxVnni,
-    apply_from: avx2_apply_from,
-    apply: avx2_apply,
-    clipped_relu16: avx2_clipped_relu16,
-    clipped_relu32: avx2_clipped_relu32,
-    pairwise: avx2_pairwise,
     affine: vnni_affine,
+    ..AVX2
 };
 
 pub static SSE41: Kernels = Kernels {
