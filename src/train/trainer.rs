@@ -116,30 +116,23 @@ pub struct TrainArgs {
 }
 
 impl TrainArgs {
-    /// The default settings for the given data and output (tests, tools).
+    /// The default settings for the given data and output (tests, tools),
+    /// quiet. The defaults come from the command line's own parser, so they
+    /// cannot drift from `tarpon train --help`.
     pub fn new(data: Vec<PathBuf>, out: PathBuf) -> TrainArgs {
-        TrainArgs {
-            data,
-            out,
-            arch: Arch::HalfKAv2Hm,
-            hidden: 256,
-            layers: vec![32, 32],
-            buckets: 1,
-            epochs: 10,
-            lr: 1e-3,
-            gamma: 0.9,
-            batch: 16384,
-            lambda: 1.0,
-            scale: 400.0,
-            val_split: 0.05,
-            threads: None,
-            seed: 1,
-            checkpoint: None,
-            resume: false,
-            init_from: None,
-            quantise_aware: false,
-            quiet: true,
+        #[derive(clap::Parser)]
+        struct Command {
+            #[command(flatten)]
+            args: TrainArgs,
         }
+        let mut argv: Vec<std::ffi::OsString> = vec!["train".into(), "--quiet".into()];
+        for file in data {
+            argv.push("--data".into());
+            argv.push(file.into());
+        }
+        argv.push("--out".into());
+        argv.push(out.into());
+        <Command as clap::Parser>::parse_from(argv).args
     }
 
     fn checkpoint_path(&self) -> PathBuf {
