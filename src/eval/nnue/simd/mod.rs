@@ -179,25 +179,88 @@ fn check_rows(len: usize, add: &[&[i16]], sub: &[&[i16]]) {
     );
 }
 
-/// The scalar end of an in-place-capable accumulator update, for the lanes
-/// after the last full SIMD vector.
-///
-/// # Safety
-/// `dst` and `src` are valid for every index in `range` (they may be the same
-/// pointer) and every row is longer than `range.end - 1`.
+/// One SIMD width's i16 vector operations, for the accumulator update that
+/// every width shares: unaligned load and store of `LANES` lanes, and
+/// wrapping add and subtract. Each path builds one inside a function
+/// compiled for its instruction set, so the operations inline as that set's
+/// instructions.
 #[cfg_attr(
     not(any(target_arch = "x86_64", target_arch = "aarch64")),
     allow(dead_code)
 )]
-unsafe fn apply_tail(
+struct I16Vectors<Load, Store, Add, Sub> {
+    /// Called only with pointers valid for `LANES` reads.
+    load: Load,
+    /// Called only with pointers valid for `LANES` writes.
+    store: Store,
+    add: Add,
+    sub: Sub,
+}
+
+/// `dst = src + Σ add − Σ sub` over `len` lanes with vectors of `LANES` i16:
+/// four vectors at a time so each row's loop overhead is shared, then one
+/// at a time, then lane by lane.
+///
+/// # Safety
+/// The operations' instruction set is available; `dst` and `src` are valid
+/// for `len` elements (they may be the same pointer: each lane is read
+/// before it is written); every row is at least `len` long.
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
+#[inline(always)]
+unsafe fn apply_with<const LANES: usize, V: Copy>(
+    ops: I16Vectors<
+        impl Fn(*const i16) -> V,
+        impl Fn(*mut i16, V),
+        impl Fn(V, V) -> V,
+        impl Fn(V, V) -> V,
+    >,
     dst: *mut i16,
     src: *const i16,
-    range: std::ops::Range<usize>,
+    len: usize,
     add: &[&[i16]],
     sub: &[&[i16]],
 ) {
-    for j in range {
-        // SAFETY: `j` is in `range`, valid for both pointers by contract.
+    let block = len - len % (4 * LANES);
+    let mut i = 0;
+    while i < block {
+        // Pointer arithmetic only here; `load` and `store` dereference, and
+        // i + 4 × LANES <= len keeps them inside `src`, `dst` and every row.
+        let s = src.wrapping_add(i);
+        let mut v: [V; 4] = std::array::from_fn(|k| (ops.load)(s.wrapping_add(k * LANES)));
+        for row in add {
+            let p = row.as_ptr().wrapping_add(i);
+            for (k, x) in v.iter_mut().enumerate() {
+                *x = (ops.add)(*x, (ops.load)(p.wrapping_add(k * LANES)));
+            }
+        }
+        for row in sub {
+            let p = row.as_ptr().wrapping_add(i);
+            for (k, x) in v.iter_mut().enumerate() {
+                *x = (ops.sub)(*x, (ops.load)(p.wrapping_add(k * LANES)));
+            }
+        }
+        for (k, x) in v.iter().enumerate() {
+            (ops.store)(dst.wrapping_add(i + k * LANES), *x);
+        }
+        i += 4 * LANES;
+    }
+    let full = len - len % LANES;
+    while i < full {
+        let mut v = (ops.load)(src.wrapping_add(i));
+        for row in add {
+            v = (ops.add)(v, (ops.load)(row.as_ptr().wrapping_add(i)));
+        }
+        for row in sub {
+            v = (ops.sub)(v, (ops.load)(row.as_ptr().wrapping_add(i)));
+        }
+        (ops.store)(dst.wrapping_add(i), v);
+        i += LANES;
+    }
+    for j in full..len {
+        // SAFETY: j < len, valid for both pointers by contract.
         let mut v = unsafe { *src.add(j) };
         for row in add {
             v = v.wrapping_add(row[j]);

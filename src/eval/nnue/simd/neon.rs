@@ -3,8 +3,8 @@
 use std::arch::aarch64::*;
 
 use super::{
-    Kernels, SimdPath, WEIGHT_SCALE_BITS, apply_tail, check_affine, check_pairwise, check_rows,
-    scalar,
+    I16Vectors, Kernels, SimdPath, WEIGHT_SCALE_BITS, apply_with, check_affine, check_pairwise,
+    check_rows, scalar,
 };
 
 pub static NEON: Kernels = Kernels {
@@ -38,31 +38,25 @@ fn neon_apply(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
 /// `dst` and `src` valid for `len` elements (possibly the same pointer);
 /// every row at least `len` long.
 unsafe fn apply_raw(dst: *mut i16, src: *const i16, len: usize, add: &[&[i16]], sub: &[&[i16]]) {
-    let full = len - len % I16_LANES;
-    let mut i = 0;
-    while i < full {
-        // SAFETY: i + 8 <= len for `src`, `dst` and every row.
-        unsafe {
-            let mut v = vld1q_s16(src.add(i));
-            for row in add {
-                v = vaddq_s16(v, vld1q_s16(row.as_ptr().add(i)));
-            }
-            for row in sub {
-                v = vsubq_s16(v, vld1q_s16(row.as_ptr().add(i)));
-            }
-            vst1q_s16(dst.add(i), v);
-        }
-        i += I16_LANES;
-    }
-    // SAFETY: the caller's contract, for the remaining indices.
-    unsafe { apply_tail(dst, src, full..len, add, sub) }
+    let ops = I16Vectors {
+        // SAFETY (all four): NEON is part of aarch64; `apply_with` loads
+        // and stores only through pointers valid for 8 lanes.
+        load: |p: *const i16| unsafe { vld1q_s16(p) },
+        store: |p: *mut i16, v| unsafe { vst1q_s16(p, v) },
+        add: |a, b| unsafe { vaddq_s16(a, b) },
+        sub: |a, b| unsafe { vsubq_s16(a, b) },
+    };
+    // SAFETY: NEON is part of aarch64; the pointers are valid (this
+    // function's contract, passed on).
+    unsafe { apply_with::<I16_LANES, _>(ops, dst, src, len, add, sub) }
 }
 
 fn clipped_relu16(src: &[i16], dst: &mut [u8], shift: u32) {
     assert_eq!(src.len(), dst.len());
     let full = src.len() - src.len() % 16;
     // A shift left by a negative count is an arithmetic shift right.
-    let right = vdupq_n_s16(-(shift as i16));
+    // SAFETY: NEON is part of aarch64.
+    let right = unsafe { vdupq_n_s16(-(shift as i16)) };
     for i in (0..full).step_by(16) {
         // SAFETY: i + 16 <= full <= both lengths.
         unsafe {

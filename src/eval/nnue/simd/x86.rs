@@ -6,8 +6,8 @@
 use std::arch::x86_64::*;
 
 use super::{
-    Kernels, SimdPath, WEIGHT_SCALE_BITS, apply_tail, check_affine, check_pairwise, check_rows,
-    scalar,
+    I16Vectors, Kernels, SimdPath, WEIGHT_SCALE_BITS, apply_with, check_affine, check_pairwise,
+    check_rows, scalar,
 };
 
 pub static AVX2: Kernels = Kernels {
@@ -138,50 +138,17 @@ mod avx2 {
         add: &[&[i16]],
         sub: &[&[i16]],
     ) {
-        // Four vectors at a time so each row's loop overhead is shared.
-        let block = len - len % (4 * I16_LANES);
-        let mut i = 0;
-        while i < block {
-            // SAFETY: i + 4 × lanes <= len for `src`, `dst` and every row.
-            unsafe {
-                let s = src.add(i);
-                let mut v: [__m256i; 4] =
-                    std::array::from_fn(|k| _mm256_loadu_si256(s.add(k * I16_LANES).cast()));
-                for row in add {
-                    let p = row.as_ptr().add(i);
-                    for (k, x) in v.iter_mut().enumerate() {
-                        *x = _mm256_add_epi16(*x, _mm256_loadu_si256(p.add(k * I16_LANES).cast()));
-                    }
-                }
-                for row in sub {
-                    let p = row.as_ptr().add(i);
-                    for (k, x) in v.iter_mut().enumerate() {
-                        *x = _mm256_sub_epi16(*x, _mm256_loadu_si256(p.add(k * I16_LANES).cast()));
-                    }
-                }
-                for (k, x) in v.iter().enumerate() {
-                    _mm256_storeu_si256(dst.add(i + k * I16_LANES).cast(), *x);
-                }
-            }
-            i += 4 * I16_LANES;
-        }
-        let full = len - len % I16_LANES;
-        while i < full {
-            // SAFETY: i + 16 <= len for `src`, `dst` and every row.
-            unsafe {
-                let mut v = _mm256_loadu_si256(src.add(i).cast());
-                for row in add {
-                    v = _mm256_add_epi16(v, _mm256_loadu_si256(row.as_ptr().add(i).cast()));
-                }
-                for row in sub {
-                    v = _mm256_sub_epi16(v, _mm256_loadu_si256(row.as_ptr().add(i).cast()));
-                }
-                _mm256_storeu_si256(dst.add(i).cast(), v);
-            }
-            i += I16_LANES;
-        }
-        // SAFETY: the caller's contract, for the remaining indices.
-        unsafe { apply_tail(dst, src, full..len, add, sub) }
+        let ops = I16Vectors {
+            // SAFETY: `apply_with` loads and stores only through pointers
+            // valid for 16 lanes.
+            load: |p: *const i16| unsafe { _mm256_loadu_si256(p.cast()) },
+            store: |p: *mut i16, v| unsafe { _mm256_storeu_si256(p.cast(), v) },
+            add: |a, b| _mm256_add_epi16(a, b),
+            sub: |a, b| _mm256_sub_epi16(a, b),
+        };
+        // SAFETY: AVX2 is available and the pointers are valid (this
+        // function's contract, passed on).
+        unsafe { apply_with::<I16_LANES, _>(ops, dst, src, len, add, sub) }
     }
 
     #[target_feature(enable = "avx2")]
@@ -373,50 +340,17 @@ mod sse41 {
         add: &[&[i16]],
         sub: &[&[i16]],
     ) {
-        // Four vectors at a time so each row's loop overhead is shared.
-        let block = len - len % (4 * I16_LANES);
-        let mut i = 0;
-        while i < block {
-            // SAFETY: i + 4 × lanes <= len for `src`, `dst` and every row.
-            unsafe {
-                let s = src.add(i);
-                let mut v: [__m128i; 4] =
-                    std::array::from_fn(|k| _mm_loadu_si128(s.add(k * I16_LANES).cast()));
-                for row in add {
-                    let p = row.as_ptr().add(i);
-                    for (k, x) in v.iter_mut().enumerate() {
-                        *x = _mm_add_epi16(*x, _mm_loadu_si128(p.add(k * I16_LANES).cast()));
-                    }
-                }
-                for row in sub {
-                    let p = row.as_ptr().add(i);
-                    for (k, x) in v.iter_mut().enumerate() {
-                        *x = _mm_sub_epi16(*x, _mm_loadu_si128(p.add(k * I16_LANES).cast()));
-                    }
-                }
-                for (k, x) in v.iter().enumerate() {
-                    _mm_storeu_si128(dst.add(i + k * I16_LANES).cast(), *x);
-                }
-            }
-            i += 4 * I16_LANES;
-        }
-        let full = len - len % I16_LANES;
-        while i < full {
-            // SAFETY: i + 8 <= len for `src`, `dst` and every row.
-            unsafe {
-                let mut v = _mm_loadu_si128(src.add(i).cast());
-                for row in add {
-                    v = _mm_add_epi16(v, _mm_loadu_si128(row.as_ptr().add(i).cast()));
-                }
-                for row in sub {
-                    v = _mm_sub_epi16(v, _mm_loadu_si128(row.as_ptr().add(i).cast()));
-                }
-                _mm_storeu_si128(dst.add(i).cast(), v);
-            }
-            i += I16_LANES;
-        }
-        // SAFETY: the caller's contract, for the remaining indices.
-        unsafe { apply_tail(dst, src, full..len, add, sub) }
+        let ops = I16Vectors {
+            // SAFETY: `apply_with` loads and stores only through pointers
+            // valid for 8 lanes.
+            load: |p: *const i16| unsafe { _mm_loadu_si128(p.cast()) },
+            store: |p: *mut i16, v| unsafe { _mm_storeu_si128(p.cast(), v) },
+            add: |a, b| _mm_add_epi16(a, b),
+            sub: |a, b| _mm_sub_epi16(a, b),
+        };
+        // SAFETY: SSE4.1 is available and the pointers are valid (this
+        // function's contract, passed on).
+        unsafe { apply_with::<I16_LANES, _>(ops, dst, src, len, add, sub) }
     }
 
     #[target_feature(enable = "sse4.1")]
