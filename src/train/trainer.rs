@@ -116,25 +116,6 @@ pub struct TrainArgs {
 }
 
 impl TrainArgs {
-    /// The default settings for the given data and output (tests, tools),
-    /// quiet. The defaults come from the command line's own parser, so they
-    /// cannot drift from `tarpon train --help`.
-    pub fn new(data: Vec<PathBuf>, out: PathBuf) -> TrainArgs {
-        #[derive(clap::Parser)]
-        struct Command {
-            #[command(flatten)]
-            args: TrainArgs,
-        }
-        let mut argv: Vec<std::ffi::OsString> = vec!["train".into(), "--quiet".into()];
-        for file in data {
-            argv.push("--data".into());
-            argv.push(file.into());
-        }
-        argv.push("--out".into());
-        argv.push(out.into());
-        <Command as clap::Parser>::parse_from(argv).args
-    }
-
     fn checkpoint_path(&self) -> PathBuf {
         self.checkpoint.clone().unwrap_or_else(|| {
             let mut p = self.out.clone().into_os_string();
@@ -709,8 +690,25 @@ mod tests {
         }
     }
 
+    /// `tarpon train`'s defaults (from its own parser, so they cannot drift
+    /// from `--help`), quiet, shrunk to a net that trains in seconds.
     fn small_args(dir: &Path, arch: Arch) -> TrainArgs {
-        let mut args = TrainArgs::new(vec![dir.join("data.bin")], dir.join("net.nnue"));
+        #[derive(clap::Parser)]
+        struct Command {
+            #[command(flatten)]
+            args: TrainArgs,
+        }
+        let data = dir.join("data.bin");
+        let out = dir.join("net.nnue");
+        let argv = [
+            "train".as_ref(),
+            "--quiet".as_ref(),
+            "--data".as_ref(),
+            data.as_os_str(),
+            "--out".as_ref(),
+            out.as_os_str(),
+        ];
+        let mut args = <Command as clap::Parser>::parse_from(argv).args;
         args.arch = arch;
         args.hidden = 32;
         args.layers = vec![32, 32];
