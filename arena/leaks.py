@@ -16,6 +16,32 @@ import chess.engine
 import chess.pgn
 
 
+def worst_move(game, colour, score):
+    """The best score `colour` had before one of its moves, and its move that
+    lost most: (drop, ply, SAN, before, after, pieces left, its own comment)."""
+    board = game.board()
+    peak, worst = None, None
+    # Score before the hero's move: the one after the opponent's reply, or a
+    # fresh search when the hero moves first.
+    before = None
+    for node in game.mainline():
+        if board.turn != colour:
+            board.push(node.move)
+            before = score(board, colour)
+            continue
+        if before is None:
+            before = score(board, colour)
+        board.push(node.move)
+        after = score(board, colour)
+        peak = before if peak is None else max(peak, before)
+        if worst is None or before - after > worst[0]:
+            comment = node.comment.split(" ")[0] if node.comment else ""
+            worst = (before - after, node.ply(), node.san(), before, after,
+                     len(board.piece_map()), comment)
+        before = None
+    return peak, worst
+
+
 def main():
     pgn_path, hero = sys.argv[1], sys.argv[2]
     nodes = int(sys.argv[3]) if len(sys.argv) > 3 else 30000
@@ -28,34 +54,13 @@ def main():
         return info["score"].pov(pov).score(mate_score=10000)
 
     with open(pgn_path) as pgn:
-        number = 0
-        while (game := chess.pgn.read_game(pgn)) is not None:
-            number += 1
+        games = iter(lambda: chess.pgn.read_game(pgn), None)
+        for number, game in enumerate(games, start=1):
             colour = chess.WHITE if game.headers["White"] == hero else chess.BLACK
             result = game.headers["Result"]
             if result == ("1-0" if colour == chess.WHITE else "0-1"):
                 continue
-            board = game.board()
-            peak, worst = None, None
-            # Score before the hero's move: the one after the opponent's reply,
-            # or a fresh search when the hero moves first.
-            before = None
-            for node in game.mainline():
-                if board.turn == colour:
-                    if before is None:
-                        before = score(board, colour)
-                    board.push(node.move)
-                    after = score(board, colour)
-                    peak = before if peak is None else max(peak, before)
-                    drop = before - after
-                    if worst is None or drop > worst[0]:
-                        comment = node.comment.split(" ")[0] if node.comment else ""
-                        worst = (drop, node.ply(), node.san(), before, after,
-                                 len(board.piece_map()), comment)
-                    before = None
-                else:
-                    board.push(node.move)
-                    before = score(board, colour)
+            peak, worst = worst_move(game, colour, score)
             side = "white" if colour == chess.WHITE else "black"
             print(f"game {number} {result} {hero} {side} peak {peak} worst {worst}", flush=True)
     engine.quit()
