@@ -34,6 +34,10 @@ const REVERSE_FUTILITY_MARGIN: i32 = 120;
 const FUTILITY_BASE: i32 = 90;
 const FUTILITY_MARGIN: i32 = 100;
 const SEE_PRUNE_MARGIN: i32 = 100;
+/// Quiet moves losing more than this times depth² by SEE are pruned: a
+/// move that hangs its piece is rarely best, and near the leaves the search
+/// cannot afford to find out.
+const QUIET_SEE_MARGIN: i32 = 30;
 
 impl<E: Evaluator> Searcher<'_, '_, E> {
     /// Draw by repetition (game history included), fifty moves or material.
@@ -187,6 +191,9 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                         depth <= 8 && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
                     // Checks are kept: they are how mating attacks are found at low depth.
                     if (late || futile) && !gives_check(self.pos.chess(), m) {
+                        continue;
+                    }
+                    if depth <= 8 && see(self.pos.chess(), m) < -QUIET_SEE_MARGIN * depth * depth {
                         continue;
                     }
                 } else if depth <= 6 && see(self.pos.chess(), m) < -SEE_PRUNE_MARGIN * depth {
