@@ -10,7 +10,7 @@ use super::check::gives_check;
 use super::movepick::{MovePicker, is_tactical};
 use super::score::{DRAW, INFINITE, MATE_BOUND, MAX_PLY, is_mate_score, mated_in};
 use super::searcher::{NO_EVAL, Searcher};
-use super::see::see;
+use super::see::see_at_least;
 use super::tt::{Bound, bound_allows, pack_move, refines_eval, unpack_move};
 use crate::eval::Evaluator;
 
@@ -193,10 +193,14 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                     if (late || futile) && !gives_check(self.pos.chess(), m) {
                         continue;
                     }
-                    if depth <= 8 && see(self.pos.chess(), m) < -QUIET_SEE_MARGIN * depth * depth {
+                    if depth <= 8
+                        && !see_at_least(self.pos.chess(), m, -QUIET_SEE_MARGIN * depth * depth)
+                    {
                         continue;
                     }
-                } else if depth <= 6 && see(self.pos.chess(), m) < -SEE_PRUNE_MARGIN * depth {
+                } else if depth <= 6
+                    && !see_at_least(self.pos.chess(), m, -SEE_PRUNE_MARGIN * depth)
+                {
                     continue;
                 }
             }

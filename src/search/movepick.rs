@@ -8,7 +8,7 @@
 use shakmaty::{Chess, Move, MoveList, Role};
 
 use super::history::History;
-use super::see::{see, see_value};
+use super::see::{see_at_least, see_value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
@@ -143,7 +143,7 @@ impl MovePicker {
                     for i in self.done..self.moves.len() {
                         let m = self.moves[i];
                         if is_tactical(m) {
-                            let band = if see(chess, m) >= 0 {
+                            let band = if see_at_least(chess, m, 0) {
                                 GOOD_CAPTURE
                             } else {
                                 BAD_CAPTURE

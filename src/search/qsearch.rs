@@ -8,7 +8,7 @@ use shakmaty::Move;
 use super::movepick::MovePicker;
 use super::score::{DRAW, INFINITE, MAX_PLY, mated_in};
 use super::searcher::{NO_EVAL, Searcher};
-use super::see::{see, see_value};
+use super::see::{see_at_least, see_value};
 use super::tt::{Bound, bound_allows, pack_move, refines_eval, unpack_move};
 use crate::eval::Evaluator;
 
@@ -83,7 +83,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                     continue;
                 }
                 // The picker filters losing captures; the table move comes unfiltered.
-                if Some(m) == tt_move && see(self.pos.chess(), m) < 0 {
+                if Some(m) == tt_move && !see_at_least(self.pos.chess(), m, 0) {
                     continue;
                 }
             }
