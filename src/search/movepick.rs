@@ -127,6 +127,21 @@ impl MovePicker {
         best.map(|i| self.take(i))
     }
 
+    /// Hands out the best quiet move left. The quiet stage is the hot loop
+    /// of the picker (every quiet of an all-node passes through it), so it
+    /// skips the band test: by then only quiets and losing captures are
+    /// left, and every quiet outscores every losing capture.
+    fn take_best_quiet(&mut self) -> Option<Move> {
+        let left = &self.scores[self.done..self.moves.len()];
+        let (mut best, mut best_score) = (0, i32::MIN);
+        for (i, &s) in left.iter().enumerate() {
+            if s > best_score {
+                (best, best_score) = (i, s);
+            }
+        }
+        (best_score >= UNDERPROMOTION).then(|| self.take(self.done + best))
+    }
+
     /// The next move to try, or `None` when the node is exhausted.
     pub fn next(&mut self, chess: &Chess, history: &History) -> Option<Move> {
         loop {
@@ -208,8 +223,7 @@ impl MovePicker {
                 }
                 Stage::Quiets => {
                     if !self.skip_quiets
-                        && let Some(m) =
-                            self.take_best_in(self.moves.len(), UNDERPROMOTION, GOOD_CAPTURE)
+                        && let Some(m) = self.take_best_quiet()
                     {
                         return Some(m);
                     }
