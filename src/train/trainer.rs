@@ -51,7 +51,8 @@ pub struct TrainArgs {
     #[arg(long, required = true)]
     pub data: Vec<PathBuf>,
     /// Where to write the net (HalfKP: Stockfish 12 `.nnue` layout; HalfKAv2_hm:
-    /// tarpon's format). Rewritten after every epoch.
+    /// tarpon's format). Rewritten after every epoch (with `--keep-best`,
+    /// after every epoch that improves).
     #[arg(long)]
     pub out: PathBuf,
     /// Feature set.
@@ -117,6 +118,14 @@ pub struct TrainArgs {
     /// straight through the rounding to the float weights.
     #[arg(long)]
     pub quantise_aware: bool,
+    /// Write the net only when it lowers the validation loss (the quantised
+    /// one with `--quantise-aware`), starting from the loss of the net the
+    /// run starts with: `--out` ends as the best net seen, not the last
+    /// epoch's. Fine-tunes overfit, and then the validation loss turns up
+    /// while the training loss keeps falling (nets/README.md, generation 7).
+    /// The checkpoint still follows every epoch.
+    #[arg(long, conflicts_with = "resume")]
+    pub keep_best: bool,
     /// Hide the progress bar (logs still get one line per epoch).
     #[arg(long)]
     pub quiet: bool,
@@ -141,6 +150,9 @@ pub struct TrainReport {
     pub initial_val_loss: f64,
     /// Per epoch: (training loss, validation loss, positions per second).
     pub epochs: Vec<(f64, f64, f64)>,
+    /// The epoch whose net is in `--out` (0: the starting net, which only
+    /// `--keep-best` can leave there).
+    pub written_epoch: usize,
     pub model: Model,
 }
 
@@ -341,6 +353,16 @@ fn train_in_pool(args: &TrainArgs) -> Result<TrainReport, String> {
     );
     let initial_val_loss = validation_loss(&state.model, None, &val_set, loss);
     println!("validation loss before training: {initial_val_loss:.6}");
+    let mut written_epoch = 0;
+    let mut best_val_loss = f64::INFINITY;
+    if args.keep_best {
+        best_val_loss = match args.quantise_aware {
+            true => validation_loss(&state.model, Some(&quantise(&state.model)?), &val_set, loss),
+            false => initial_val_loss,
+        };
+        println!("validation loss to beat (--keep-best): {best_val_loss:.6}");
+        save_net(args, &state)?;
+    }
     let mut order: Vec<u32> = (0..train_set.len() as u32).collect();
     let mut epochs = Vec::new();
     while state.epochs_done < args.epochs {
@@ -404,7 +426,17 @@ fn train_in_pool(args: &TrainArgs) -> Result<TrainReport, String> {
         epochs.push((train_loss, val_loss, rate));
         state.epochs_done = epoch;
         state.lr *= args.gamma;
-        save_outputs(args, &state)?;
+        if !args.keep_best || val_loss < best_val_loss {
+            best_val_loss = val_loss;
+            written_epoch = epoch;
+            save_net(args, &state)?;
+        }
+        write_atomically(&args.checkpoint_path(), &state.to_bytes())?;
+    }
+    if args.keep_best {
+        println!(
+            "kept the net of epoch {written_epoch} (validation loss {best_val_loss:.6}; 0 is the starting net)"
+        );
     }
     if let Some(stats) = quantisation_error(&state.model, &val_set) {
         println!(
@@ -417,6 +449,7 @@ fn train_in_pool(args: &TrainArgs) -> Result<TrainReport, String> {
         val_positions: val_set.len(),
         initial_val_loss,
         epochs,
+        written_epoch,
         model: state.model,
     })
 }
@@ -434,7 +467,7 @@ fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
     bar
 }
 
-fn save_outputs(args: &TrainArgs, state: &Checkpoint) -> Result<(), String> {
+fn save_net(args: &TrainArgs, state: &Checkpoint) -> Result<(), String> {
     let description = format!(
         "tarpon {:?} net, {} epochs, lambda {}, scale {}",
         state.model.features, state.epochs_done, args.lambda, args.scale
@@ -443,9 +476,7 @@ fn save_outputs(args: &TrainArgs, state: &Checkpoint) -> Result<(), String> {
         .model
         .quantise(description)
         .map_err(|e| e.to_string())?;
-    write_atomically(&args.out, &net.to_bytes())?;
-    let ck = args.checkpoint_path();
-    write_atomically(&ck, &state.to_bytes())
+    write_atomically(&args.out, &net.to_bytes())
 }
 
 /// Writes to a temporary file and renames it, so a killed run never leaves a
@@ -776,6 +807,38 @@ mod tests {
         args.val_data = vec![val_file];
         let (train, val) = load_data(&args).unwrap();
         assert_eq!((train.len(), val.len()), (300, 70));
+    }
+
+    /// `--keep-best` leaves the net with the lowest validation loss in
+    /// `--out` when later epochs get worse (here the learning rate grows
+    /// thirtyfold every epoch).
+    #[test]
+    fn keep_best_writes_the_best_epochs_net() {
+        let dir = temp_dir("keep-best");
+        write_data(&dir.join("data.bin"), &material_positions(2000, 5));
+        let mut args = small_args(&dir, Arch::HalfKAv2Hm);
+        args.epochs = 4;
+        args.gamma = 30.0;
+        args.quantise_aware = true;
+        args.keep_best = true;
+        let report = train(&args).unwrap();
+        let losses: Vec<f64> = report.epochs.iter().map(|e| e.1).collect();
+        let best = (0..losses.len())
+            .min_by(|&a, &b| losses[a].total_cmp(&losses[b]))
+            .unwrap();
+        assert!(
+            best + 1 < losses.len(),
+            "the growing learning rate did not spoil the last epoch: {losses:?}"
+        );
+        assert_eq!(report.written_epoch, best + 1, "{losses:?}");
+        let written = Network::load(&args.out).unwrap();
+        let (_, val) = load_data(&args).unwrap();
+        let loss = Loss {
+            lambda: args.lambda,
+            scale: args.scale,
+        };
+        let written_loss = validation_loss(&report.model, Some(&written), &val, loss);
+        assert_eq!(written_loss, losses[best], "{losses:?}");
     }
 
     #[test]
