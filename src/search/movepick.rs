@@ -7,7 +7,7 @@
 
 use shakmaty::{Chess, Move, MoveList, Role};
 
-use super::history::History;
+use super::history::{HISTORY_MAX, History};
 use super::see::{see_at_least, see_value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +30,9 @@ const BAD_CAPTURE: i32 = -(1 << 28);
 const BAND: i32 = 1 << 24;
 const UNDERPROMOTION: i32 = -(1 << 26);
 const UNSCORED: i32 = i32::MIN;
+// The quiet stage takes the best score left as the best quiet: that needs
+// every quiet (history or underpromotion) above every losing capture.
+const _: () = assert!(BAD_CAPTURE + BAND <= UNDERPROMOTION && UNDERPROMOTION < -HISTORY_MAX);
 
 /// Captures and queen promotions: the moves quiescence looks at.
 pub fn is_tactical(m: Move) -> bool {
