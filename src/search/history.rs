@@ -30,23 +30,6 @@ impl History {
         }
     }
 
-    pub fn clear(&mut self) {
-        *self = History::new();
-    }
-
-    /// Forget killers between searches (they belong to plies of one tree)
-    /// and damp history so the new root's lessons dominate.
-    pub fn new_search(&mut self) {
-        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
-        for side in self.butterfly.iter_mut() {
-            for row in side.iter_mut() {
-                for h in row.iter_mut() {
-                    *h /= 2;
-                }
-            }
-        }
-    }
-
     pub fn score(&self, turn: Color, m: Move) -> i32 {
         let (f, t) = from_to(m);
         self.butterfly[turn as usize][f][t]
