@@ -351,15 +351,14 @@ fn train_in_pool(args: &TrainArgs) -> Result<TrainReport, String> {
         val_set.len(),
         threads
     );
-    let initial_val_loss = validation_loss(&state.model, None, &val_set, loss);
-    println!("validation loss before training: {initial_val_loss:.6}");
+    let (initial_val_loss, initial_quantised) = validation_losses(&state.model, &val_set, loss)?;
+    println!(
+        "validation loss before training: {initial_val_loss:.6} (quantised {initial_quantised:.6})"
+    );
     let mut written_epoch = 0;
     let mut best_val_loss = f64::INFINITY;
     if args.keep_best {
-        best_val_loss = match args.quantise_aware {
-            true => validation_loss(&state.model, Some(&quantise(&state.model)?), &val_set, loss),
-            false => initial_val_loss,
-        };
+        best_val_loss = judged_loss(args, initial_val_loss, initial_quantised);
         println!("validation loss to beat (--keep-best): {best_val_loss:.6}");
         save_net(args, &state)?;
     }
@@ -410,14 +409,8 @@ fn train_in_pool(args: &TrainArgs) -> Result<TrainReport, String> {
         bar.finish_and_clear();
         let secs = start.elapsed().as_secs_f64().max(1e-9);
         let train_loss = loss_sum / train_set.len() as f64;
-        let float_val_loss = validation_loss(&state.model, None, &val_set, loss);
-        let quantised_val_loss =
-            validation_loss(&state.model, Some(&quantise(&state.model)?), &val_set, loss);
-        // The loss that was optimised is the one the run is judged by.
-        let val_loss = match args.quantise_aware {
-            true => quantised_val_loss,
-            false => float_val_loss,
-        };
+        let (float_val_loss, quantised_val_loss) = validation_losses(&state.model, &val_set, loss)?;
+        let val_loss = judged_loss(args, float_val_loss, quantised_val_loss);
         let rate = train_set.len() as f64 / secs;
         println!(
             "epoch {epoch}/{}: train loss {train_loss:.6}  val loss {float_val_loss:.6} (quantised {quantised_val_loss:.6})  lr {:.2e}  {rate:.0} pos/s",
@@ -452,6 +445,27 @@ fn train_in_pool(args: &TrainArgs) -> Result<TrainReport, String> {
         written_epoch,
         model: state.model,
     })
+}
+
+/// The validation loss of the float model and of its quantised export.
+fn validation_losses(
+    model: &Model,
+    val_set: &[PackedPosition],
+    loss: Loss,
+) -> Result<(f64, f64), String> {
+    let float = validation_loss(model, None, val_set, loss);
+    let quantised = validation_loss(model, Some(&quantise(model)?), val_set, loss);
+    Ok((float, quantised))
+}
+
+/// The validation loss a run is judged by (and `--keep-best` keeps the best
+/// of): the one it optimises, the quantised net's with `--quantise-aware`.
+fn judged_loss(args: &TrainArgs, float: f64, quantised: f64) -> f64 {
+    if args.quantise_aware {
+        quantised
+    } else {
+        float
+    }
 }
 
 fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
