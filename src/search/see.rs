@@ -89,8 +89,29 @@ fn least_valuable(chess: &Chess, attackers: Bitboard) -> Option<(Square, Role)> 
     None
 }
 
-/// Whether the exchange started by `m` gains at least `threshold`.
+/// Whether the exchange started by `m` gains at least `threshold`: the
+/// same answer as `see(chess, m) >= threshold`, without playing the exchange
+/// out when its first capture settles it. The opponent may decline to
+/// recapture, so SEE is at most what `m` takes; and recapturing can cost the
+/// mover no more than the piece `m` puts on the square, so SEE is at least
+/// that difference.
 pub fn see_at_least(chess: &Chess, m: Move, threshold: i32) -> bool {
+    let (taken, moved) = match m {
+        Move::Castle { .. } | Move::Put { .. } => (0, 0),
+        _ => match m.promotion() {
+            Some(promo) => (
+                m.capture().map_or(0, see_value) + see_value(promo) - see_value(Role::Pawn),
+                see_value(promo),
+            ),
+            None => (m.capture().map_or(0, see_value), see_value(m.role())),
+        },
+    };
+    if taken < threshold {
+        return false;
+    }
+    if taken - moved >= threshold {
+        return true;
+    }
     see(chess, m) >= threshold
 }
 
@@ -131,6 +152,43 @@ mod tests {
     fn king_cannot_recapture_into_defence() {
         // Qxf7+: the king may not take back because the bishop on c4 guards f7.
         assert_eq!(see_of("4k3/5p2/8/8/2B5/8/8/4KQ2 w - - 0 1", "f1f7"), 100);
+    }
+
+    #[test]
+    fn threshold_test_agrees_with_the_full_exchange() {
+        // Every move of the bench positions and of the positions one move
+        // later, against thresholds on both sides of every exchange value.
+        let mut checked = 0;
+        for line in crate::bench::BENCH_FENS
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+        {
+            let root = Position::from_fen(line.trim(), false).unwrap();
+            let mut positions = vec![root.clone()];
+            for m in root.legal_moves() {
+                let mut child = root.clone();
+                child.make(m);
+                positions.push(child);
+            }
+            for pos in &positions {
+                for m in pos.legal_moves() {
+                    let full = see(pos.chess(), m);
+                    for threshold in [
+                        -20000, -900, -500, -301, -300, -200, -100, -1, 0, 1, 100, 200, 300, 500,
+                        800, 900, 1000,
+                    ] {
+                        assert_eq!(
+                            see_at_least(pos.chess(), m, threshold),
+                            full >= threshold,
+                            "{} {m} threshold {threshold} (see {full})",
+                            pos.fen()
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 100_000, "only {checked} checks");
     }
 
     #[test]
