@@ -543,6 +543,55 @@ fn options_with_spaces_and_any_case() {
     e.finish();
 }
 
+/// A search's `info depth` lines without the clock-dependent fields.
+fn search_trace(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .map(|l| {
+            let mut words = l.split_whitespace();
+            let mut kept = Vec::new();
+            while let Some(w) = words.next() {
+                if matches!(w, "time" | "nps") {
+                    words.next();
+                } else {
+                    kept.push(w);
+                }
+            }
+            kept.join(" ")
+        })
+        .collect()
+}
+
+#[test]
+fn searches_learn_within_a_game_and_ucinewgame_forgets() {
+    // Move-ordering history and table entries carry over from one `go` to
+    // the next, so a search after another differs from the same search in
+    // a new game; after `ucinewgame` it is the new game's search again.
+    let mut e = Engine::start();
+    let after_e4_e5 = "position startpos moves e2e4 e7e5";
+    let search = |e: &mut Engine| {
+        e.send("go nodes 20000");
+        search_trace(&e.bestmove().0)
+    };
+    e.send("ucinewgame");
+    e.send(after_e4_e5);
+    let fresh = search(&mut e);
+    assert!(!fresh.is_empty());
+
+    e.send("ucinewgame");
+    e.send("position fen r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+    search(&mut e);
+    e.send(after_e4_e5);
+    let with_memory = search(&mut e);
+    assert_ne!(with_memory, fresh, "the earlier search left nothing behind");
+
+    e.send("ucinewgame");
+    e.send(after_e4_e5);
+    assert_eq!(search(&mut e), fresh, "ucinewgame did not forget the game");
+    e.finish();
+}
+
 #[test]
 fn three_hundred_moves_of_history() {
     // A seeded random game of 300 plies that never ends early.

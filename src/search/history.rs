@@ -88,6 +88,44 @@ impl Default for History {
     }
 }
 
+/// The history tables of one game's searches, one per search thread. What a
+/// search learned about move order mostly still holds a move later, so the
+/// butterfly scores and counter-moves carry over from one `go` to the next
+/// (as in Stockfish and Ethereal); `clear` at a new game. Killers are kept
+/// per ply from the root, and the root moves on, so every search starts
+/// without them.
+#[derive(Default)]
+pub struct HistoryStore {
+    tables: Vec<History>,
+}
+
+impl HistoryStore {
+    pub fn new() -> HistoryStore {
+        HistoryStore::default()
+    }
+
+    pub fn clear(&mut self) {
+        self.tables.clear();
+    }
+
+    /// One table per thread for a new search: the kept ones first (killers
+    /// cleared), fresh ones for threads the last search did not have.
+    pub fn take(&mut self, threads: usize) -> Vec<History> {
+        let mut tables = std::mem::take(&mut self.tables);
+        tables.truncate(threads);
+        for table in &mut tables {
+            table.killers.fill([None; 2]);
+        }
+        tables.resize_with(threads, History::new);
+        tables
+    }
+
+    /// Keeps the tables a search has finished with, thread 0 first.
+    pub fn put_back(&mut self, tables: Vec<History>) {
+        self.tables = tables;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,5 +145,31 @@ mod tests {
             h.record_cutoff(Color::White, 3, 20, good, &[], None);
         }
         assert!(h.score(Color::White, good) <= HISTORY_MAX);
+    }
+
+    #[test]
+    fn the_store_keeps_scores_and_counter_moves_but_not_killers() {
+        let pos = Position::startpos();
+        let moves = pos.legal_moves();
+        let (good, previous) = (moves[0], moves[1]);
+        let mut store = HistoryStore::new();
+        let mut tables = store.take(2);
+        assert_eq!(tables.len(), 2);
+        tables[1].record_cutoff(Color::White, 4, 6, good, &[], Some(previous));
+        store.put_back(tables);
+
+        let tables = store.take(3);
+        assert_eq!(tables.len(), 3);
+        assert!(tables[1].score(Color::White, good) > 0);
+        assert_eq!(
+            tables[1].counter_move(Color::White, Some(previous)),
+            Some(good)
+        );
+        assert_eq!(tables[1].killers(4), [None, None]);
+        assert_eq!(tables[0].score(Color::White, good), 0);
+        store.put_back(tables);
+
+        store.clear();
+        assert_eq!(store.take(2)[1].score(Color::White, good), 0);
     }
 }

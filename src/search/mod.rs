@@ -23,6 +23,7 @@ use shakmaty::Move;
 use crate::eval::{EvalChoice, nnue::NnueEvaluator, pst::PstEvaluator};
 use crate::position::Position;
 
+pub use history::HistoryStore;
 pub use score::Score;
 pub use tt::TranspositionTable;
 
@@ -159,12 +160,43 @@ pub fn run_search(
     control: &SearchControl,
     out: &mut dyn FnMut(&str),
 ) -> SearchOutcome {
+    let mut histories = HistoryStore::new();
+    let memory = GameMemory {
+        tt,
+        histories: &mut histories,
+    };
+    run_search_in_game(root, limits, config, memory, control, out)
+}
+
+/// What the searches of one game leave for the next move: table entries and
+/// move-ordering history.
+pub struct GameMemory<'a> {
+    pub tt: &'a TranspositionTable,
+    pub histories: &'a mut HistoryStore,
+}
+
+/// `run_search` for one move of a game: it starts from what the game's
+/// earlier searches left in `memory` and leaves what it learned there.
+pub fn run_search_in_game(
+    root: &Position,
+    limits: &Limits,
+    config: &SearchConfig,
+    memory: GameMemory<'_>,
+    control: &SearchControl,
+    out: &mut dyn FnMut(&str),
+) -> SearchOutcome {
     match &config.eval {
-        EvalChoice::Pst => {
-            threads::search_with(root, limits, config, tt, control, out, PstEvaluator::new)
-        }
+        EvalChoice::Pst => threads::search_with(
+            root,
+            limits,
+            config,
+            memory,
+            control,
+            out,
+            PstEvaluator::new,
+        ),
         EvalChoice::Nnue(net) => {
-            threads::search_with(root, limits, config, tt, control, out, || {
+            threads::search_with(root, limits, config, memory, control, out, || {
                 NnueEvaluator::new(net.clone())
             })
         }

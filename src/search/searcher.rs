@@ -113,6 +113,7 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
         shared: &'a Shared<'a>,
         root: &Position,
         eval: E,
+        history: History,
         timer: Option<Timer>,
         out: Option<&'o mut dyn FnMut(&str)>,
     ) -> Self {
@@ -121,7 +122,7 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
             shared,
             pos: root.clone(),
             eval,
-            history: History::new(),
+            history,
             nodes: 0,
             seldepth: 0,
             stopped: false,

@@ -10,9 +10,11 @@
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use super::score::Score;
-use super::searcher::{Searcher, Shared, ThreadCounter, Timer};
+use super::searcher::{CompletedIteration, Searcher, Shared, ThreadCounter, Timer};
 use super::time::{Clock, budget};
-use super::{Limits, PvLine, SearchConfig, SearchControl, SearchOutcome, TranspositionTable};
+use super::{
+    GameMemory, Limits, PvLine, SearchConfig, SearchControl, SearchOutcome, TranspositionTable,
+};
 use crate::eval::Evaluator;
 use crate::position::Position;
 
@@ -48,12 +50,13 @@ pub fn search_with<E: Evaluator, F: Fn() -> E + Sync>(
     root: &Position,
     limits: &Limits,
     config: &SearchConfig,
-    tt: &TranspositionTable,
+    memory: GameMemory<'_>,
     control: &SearchControl,
     out: &mut dyn FnMut(&str),
     make_eval: F,
 ) -> SearchOutcome {
     let started = std::time::Instant::now();
+    let GameMemory { tt, histories } = memory;
     let legal = root.legal_moves();
     if legal.is_empty() {
         // Mate or stalemate at the root: report it as Stockfish does.
@@ -91,9 +94,11 @@ pub fn search_with<E: Evaluator, F: Fn() -> E + Sync>(
         pondering: limits.ponder,
     };
 
-    let (main, depth, iterations) = std::thread::scope(|scope| {
+    let mut tables = histories.take(threads).into_iter();
+    let main_history = tables.next().unwrap_or_default();
+    let (main, depth, iterations, tables) = std::thread::scope(|scope| {
         let mut helpers = Vec::new();
-        for id in 1..threads {
+        for (id, history) in (1..threads).zip(tables) {
             let shared = &shared;
             let make_eval = &make_eval;
             let spawned = std::thread::Builder::new()
@@ -102,10 +107,10 @@ pub fn search_with<E: Evaluator, F: Fn() -> E + Sync>(
                 .spawn_scoped(scope, move || {
                     let mut eval = make_eval();
                     eval.reset(root);
-                    let mut helper = Searcher::new(id, shared, root, eval, None, None);
+                    let mut helper = Searcher::new(id, shared, root, eval, history, None, None);
                     helper.iterative_deepening();
                     helper.publish_nodes();
-                    helper.completed
+                    (helper.completed, helper.history)
                 });
             match spawned {
                 Ok(handle) => helpers.push(handle),
@@ -115,17 +120,22 @@ pub fn search_with<E: Evaluator, F: Fn() -> E + Sync>(
         }
         let mut eval = make_eval();
         eval.reset(root);
-        let mut main = Searcher::new(0, &shared, root, eval, Some(timer), Some(out));
+        let mut main = Searcher::new(0, &shared, root, eval, main_history, Some(timer), Some(out));
         let mut depth = main.iterative_deepening();
         main.publish_nodes();
         shared.abort.store(true, Relaxed);
-        let deepest = helpers
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .max_by_key(|c| c.depth);
+        let mut tables = vec![std::mem::take(&mut main.history)];
+        let mut deepest: Option<CompletedIteration> = None;
+        for handle in helpers {
+            let (completed, history) = handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            tables.push(history);
+            // Of equally deep helpers the last one counts.
+            if deepest.as_ref().is_none_or(|d| completed.depth >= d.depth) {
+                deepest = Some(completed);
+            }
+        }
         // A helper that completed a deeper iteration than the main thread
         // (it reached the depth limit first, or was ahead when time ran out)
         // knows more: its result is the search's, reported as the last line.
@@ -139,8 +149,9 @@ pub fn search_with<E: Evaluator, F: Fn() -> E + Sync>(
             main.report_lines(depth, multipv);
         }
         let iterations = std::mem::take(&mut main.iterations);
-        (main.into_summary(), depth, iterations)
+        (main.into_summary(), depth, iterations, tables)
     });
+    histories.put_back(tables);
 
     let nodes = shared.total_nodes();
     let main_thread_nodes = shared.nodes[0].0.load(Relaxed);

@@ -9,7 +9,7 @@
 //! move list rejects the whole command with an `info string` and keeps the
 //! previous position, so the engine never searches a half-applied game.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -20,7 +20,7 @@ use crate::eval::nnue::cli::{LoadedNet, eval_report};
 use crate::eval::{EvalChoice, Evaluator, pst::PstEvaluator};
 use crate::perft;
 use crate::position::{Position, START_FEN};
-use crate::search::{Limits, SearchConfig, SearchControl, TranspositionTable};
+use crate::search::{HistoryStore, Limits, SearchConfig, SearchControl, TranspositionTable};
 use crate::tablebase::{ProbeSettings, Syzygy};
 use crate::uci::command::{Command, GoParams, StartPosition};
 use crate::uci::display;
@@ -53,6 +53,8 @@ pub struct Engine {
     options: Options,
     position: Position,
     tt: Arc<TranspositionTable>,
+    /// Move-ordering history, kept from one `go` to the next within a game.
+    histories: Arc<Mutex<HistoryStore>>,
     job: Option<Job>,
     out: Output,
     rng: SplitMix64,
@@ -72,6 +74,7 @@ impl Engine {
             options,
             position: Position::startpos(),
             tt: Arc::new(tt),
+            histories: Arc::new(Mutex::new(HistoryStore::new())),
             job: None,
             out,
             rng: SplitMix64::from_time(),
@@ -91,7 +94,7 @@ impl Engine {
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::UciNewGame => {
                 self.stop_search();
-                self.tt.clear();
+                self.forget_the_game();
                 self.position = self.start_position();
             }
             Command::Position { start, moves } => {
@@ -181,7 +184,7 @@ impl Engine {
                     self.out.info(&format!("error: Hash: {e}"));
                 }
             }
-            name::CLEAR_HASH => self.tt.clear(),
+            name::CLEAR_HASH => self.forget_the_game(),
             name::EVAL_FILE => match self.net.set_eval_file(self.options.text(name::EVAL_FILE)) {
                 Ok(message) | Err(message) => self.out.info(&message),
             },
@@ -244,6 +247,7 @@ impl Engine {
             limits,
             config,
             tt: Arc::clone(&self.tt),
+            histories: Arc::clone(&self.histories),
             control: Arc::clone(&control),
             level,
             rng: SplitMix64::new(self.rng.next_u64()),
@@ -413,6 +417,16 @@ impl Engine {
 
     /// Tells a running search to stop and waits for its `bestmove`. A perft
     /// or bench cannot be stopped; it is left running.
+    /// What searches learned about this game (table entries, move-ordering
+    /// history) goes; no search is running.
+    fn forget_the_game(&mut self) {
+        self.tt.clear();
+        self.histories
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+    }
+
     fn stop_search(&mut self) {
         if let Some(Job::Search { control, .. }) = &self.job {
             control.stop();

@@ -10,7 +10,7 @@
 
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
@@ -18,7 +18,8 @@ use shakmaty::Move;
 
 use crate::position::Position;
 use crate::search::{
-    Limits, SearchConfig, SearchControl, SearchOutcome, TranspositionTable, run_search,
+    GameMemory, HistoryStore, Limits, SearchConfig, SearchControl, SearchOutcome,
+    TranspositionTable, run_search_in_game,
 };
 use crate::uci::output::Output;
 use crate::uci::strength::{Level, SplitMix64, comparable_score};
@@ -29,6 +30,7 @@ pub struct SearchJob {
     pub limits: Limits,
     pub config: SearchConfig,
     pub tt: Arc<TranspositionTable>,
+    pub histories: Arc<Mutex<HistoryStore>>,
     pub control: Arc<SearchControl>,
     /// A weakened playing level, or `None` for full strength.
     pub level: Option<Level>,
@@ -56,11 +58,17 @@ pub fn spawn(job: SearchJob, out: Output) -> Option<JoinHandle<()>> {
             if let Some(mut job) = job {
                 charge_delay(&mut job.limits, job.received.elapsed());
                 run(&job, &out_thread, |sink| {
-                    run_search(
+                    // A search that panicked poisoned the lock and took its
+                    // tables with it: the store is empty, not broken.
+                    let mut histories = job.histories.lock().unwrap_or_else(|e| e.into_inner());
+                    run_search_in_game(
                         &job.position,
                         &job.limits,
                         &job.config,
-                        &job.tt,
+                        GameMemory {
+                            tt: &job.tt,
+                            histories: &mut histories,
+                        },
                         &job.control,
                         sink,
                     )
@@ -255,6 +263,7 @@ mod tests {
             limits,
             config: SearchConfig::default(),
             tt: Arc::new(TranspositionTable::new(1)),
+            histories: Arc::new(Mutex::new(HistoryStore::new())),
             control: Arc::new(SearchControl::default()),
             level: None,
             rng: SplitMix64::new(1),
