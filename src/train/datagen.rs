@@ -26,7 +26,10 @@ use crate::eval::EvalChoice;
 use crate::eval::nnue::Network;
 use crate::eval::nnue::random::Rng;
 use crate::position::{Position, START_FEN};
-use crate::search::{Limits, Score, SearchConfig, SearchControl, TranspositionTable, run_search};
+use crate::search::{
+    GameMemory, HistoryStore, Limits, Score, SearchConfig, SearchControl, TranspositionTable,
+    run_search_in_game,
+};
 use crate::tablebase::Tablebase;
 
 /// Arguments of `tarpon datagen`.
@@ -287,7 +290,9 @@ fn play_game(setup: &GameSetup, game: u64, tt: &TranspositionTable) -> PlayedGam
         ..Limits::default()
     };
     let control = SearchControl::new();
+    // A game's searches share what they learn, as in a UCI game.
     tt.clear();
+    let mut histories = HistoryStore::new();
     let mut kept: Vec<TrainingPosition> = Vec::new();
     let mut ply = 0;
     let winner = loop {
@@ -300,7 +305,12 @@ fn play_game(setup: &GameSetup, game: u64, tt: &TranspositionTable) -> PlayedGam
         if ply >= setup.args.max_plies {
             break None;
         }
-        let outcome = run_search(&pos, &limits, &setup.config, tt, &control, &mut |_| {});
+        let memory = GameMemory {
+            tt,
+            histories: &mut histories,
+        };
+        let outcome =
+            run_search_in_game(&pos, &limits, &setup.config, memory, &control, &mut |_| {});
         let (Some(best), Some(line)) = (outcome.best, outcome.lines.first()) else {
             break None;
         };
