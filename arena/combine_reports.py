@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Pool several `tarpon arena` reports of the same pairing into one Elo figure.
+
+Sums the `Ptnml(0-2)` pair counts and W/D/L of the first pairing in each
+report and applies the arena's own formula (src/arena/stats.rs, `estimate`):
+the score's 95% interval from the pentanomial variance, mapped to logistic
+Elo, the error bar being half the interval's width. As a check on the copy
+of the formula, each report's own Elo line is recomputed and printed beside
+the one the arena wrote.
+
+Usage: python3 arena/combine_reports.py REPORT.md [REPORT.md ...]
+"""
+import math
+import re
+import sys
+
+Z95 = 1.959963984540054
+
+
+def elo(score):
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def estimate(pairs):
+    """(Elo, error) from pentanomial counts, as the arena computes them."""
+    n = sum(pairs)
+    values = [i / 4 for i in range(5)]
+    mean = sum(c * v for c, v in zip(pairs, values)) / n
+    var = sum(c * (v - mean) ** 2 for c, v in zip(pairs, values)) / n
+    stderr = math.sqrt(var / n)
+    lo = min(max(mean - Z95 * stderr, 1e-12), 1 - 1e-12)
+    hi = min(max(mean + Z95 * stderr, 1e-12), 1 - 1e-12)
+    return elo(mean), (elo(hi) - elo(lo)) / 2, elo(lo), elo(hi)
+
+
+def read_report(path):
+    text = open(path, encoding="utf-8").read()
+    wdl = re.search(r"Wins: (\d+), Draws: (\d+), Losses: (\d+)", text)
+    ptnml = re.search(r"Ptnml\(0-2\): \[(\d+), (\d+), (\d+), (\d+), (\d+)\]", text)
+    line = re.search(r"Elo: (\S+) \+/- (\S+) \(95%\)", text)
+    if not (wdl and ptnml and line):
+        sys.exit(f"{path}: no W/D/L, Ptnml and Elo lines found")
+    return [int(x) for x in wdl.groups()], [int(x) for x in ptnml.groups()], line.groups()
+
+
+def main(paths):
+    if not paths:
+        sys.exit(__doc__)
+    total_wdl, total_pairs = [0, 0, 0], [0] * 5
+    for path in paths:
+        wdl, pairs, (reported, reported_error) = read_report(path)
+        e, err, _, _ = estimate(pairs)
+        print(f"{path}: {wdl[0]}/{wdl[1]}/{wdl[2]} Ptnml {pairs} "
+              f"Elo {e:+.1f} +/- {err:.1f} (report: {reported} +/- {reported_error})")
+        total_wdl = [a + b for a, b in zip(total_wdl, wdl)]
+        total_pairs = [a + b for a, b in zip(total_pairs, pairs)]
+    e, err, lo, hi = estimate(total_pairs)
+    print(f"pooled: {sum(total_wdl)} games {total_wdl[0]}/{total_wdl[1]}/{total_wdl[2]} "
+          f"Ptnml {total_pairs} Elo {e:+.1f} +/- {err:.1f} (95% interval {lo:+.0f} to {hi:+.0f})")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
