@@ -672,7 +672,7 @@ mod tests {
         let searched = generate(&a).unwrap();
         assert!(searched.positions > 0);
         a.out = dir.join("tb.bin");
-        a.syzygy = Some("../shared/data/syzygy".into());
+        a.syzygy = Some("tests/data/syzygy".into());
         let judged = generate(&a).unwrap();
         assert_eq!(judged.positions, 0, "the tables end every game at once");
         assert_eq!(judged.games, 6);

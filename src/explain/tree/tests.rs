@@ -147,7 +147,7 @@ fn sharp_gates_keep_about_as_many_nodes_as_alphabeta() {
 
 #[test]
 fn mcts_with_enough_playouts_picks_the_mate_in_one() {
-    let text = std::fs::read_to_string("../shared/data/positions/mate1.fen").unwrap();
+    let text = std::fs::read_to_string("tests/data/positions/mate1.fen").unwrap();
     let mut eval = PstEvaluator::new();
     let mut tried = 0;
     for fen in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -208,7 +208,7 @@ fn views_respect_the_line_budget_and_follow_the_path() {
 #[test]
 #[ignore]
 fn alphabeta_visits_at_most_five_percent_of_minimax_at_depth_4_on_bench() {
-    let text = std::fs::read_to_string("../shared/data/bench-fens.txt").unwrap();
+    let text = std::fs::read_to_string("src/bench-fens.txt").unwrap();
     let mut eval = PstEvaluator::new();
     let (mut mm_nodes, mut ab_nodes) = (0, 0);
     for fen in text.lines().filter(|l| !l.trim().is_empty()) {

@@ -7,8 +7,8 @@ pub struct PerftCase {
     pub counts: Vec<(u32, u64)>,
 }
 
-pub const SUITE: &str = "../shared/data/perft/perft-suite.epd";
-pub const SUITE_960: &str = "../shared/data/perft/perft960.epd";
+pub const SUITE: &str = "tests/data/perft/perft-suite.epd";
+pub const SUITE_960: &str = "tests/data/perft/perft960.epd";
 
 pub fn load_perft_cases(path: &str) -> Vec<PerftCase> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));

@@ -1,4 +1,4 @@
-//! Syzygy tablebase probing with the tables in `../shared/data/syzygy/`
+//! Syzygy tablebase probing with the tables in `tests/data/syzygy/`
 //! (all 3- and 4-piece endgames): probe values, root move ranking, the
 //! fifty-move rule, and damaged table files.
 
@@ -16,7 +16,7 @@ use tarpon::{
     },
 };
 
-const SYZYGY: &str = "../shared/data/syzygy";
+const SYZYGY: &str = "tests/data/syzygy";
 
 fn tables() -> Tablebase {
     let tb = Tablebase::open(SYZYGY);
@@ -955,7 +955,7 @@ fn uci_options_open_tables_and_survive_bad_ones() {
         "option name Syzygy50MoveRule type check default true",
         "info string Syzygy: found 70 tables (35 WDL, 35 DTZ) up to 4 pieces",
         "KQvK.rtbw' is corrupt or unreadable (not a Syzygy table (wrong magic bytes)); \
-         using '../shared/data/syzygy/KQvK.rtbw' instead",
+         using 'tests/data/syzygy/KQvK.rtbw' instead",
         "info string error: setoption: SyzygyProbeLimit must be between 0 and 7, got 9",
     ] {
         assert!(out.contains(expected), "missing '{expected}' in:\n{out}");

@@ -5,9 +5,8 @@
 //! detection agrees with a naive scan comparing positions, and every unmake
 //! restores the position exactly.
 
-mod common;
 
-use common::{Rng, SUITE, SUITE_960, load_perft_cases};
+use crate::common::{Rng, SUITE, SUITE_960, load_perft_cases};
 use shakmaty::{Board, Chess, Color, EnPassantMode, Move, Position as _};
 use tarpon::position::{PieceChanges, Position, START_FEN, zobrist};
 

@@ -27,7 +27,7 @@ use tarpon::eval::nnue::{Network, NnueEvaluator};
 use tarpon::position::Position;
 
 const STOCKFISH: &str = "/usr/games/stockfish";
-const BENCH_FENS: &str = "../shared/data/bench-fens.txt";
+const BENCH_FENS: &str = "src/bench-fens.txt";
 /// Random plies played from each bench position.
 const PLIES: usize = 8;
 

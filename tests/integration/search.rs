@@ -31,7 +31,7 @@ fn depth(d: u32) -> Limits {
 }
 
 fn fens(file: &str) -> Vec<String> {
-    let text = fs::read_to_string(format!("../shared/data/positions/{file}"))
+    let text = fs::read_to_string(format!("tests/data/positions/{file}"))
         .unwrap_or_else(|e| panic!("cannot read {file}: {e}"));
     text.lines()
         .map(str::trim)
@@ -65,7 +65,7 @@ fn pv_mate_problem(fen: &str, outcome: &SearchOutcome, n: i32) -> Option<String>
 
 /// Positions of the mate files that are not mates in exactly N (checked with Stockfish).
 fn mate_exceptions() -> Vec<(String, String)> {
-    include_str!("data/mate-exceptions.tsv")
+    include_str!("../data/mate-exceptions.tsv")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
@@ -211,7 +211,7 @@ fn play(pos: &mut Position, moves: &[&str]) {
 /// After pv, am and pv again, playing am once more is a threefold repetition.
 #[test]
 fn threefold_repetition_through_game_history() {
-    let text = fs::read_to_string("../shared/data/positions/3fold.epd").unwrap();
+    let text = fs::read_to_string("tests/data/positions/3fold.epd").unwrap();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let fen = line.split(';').next().unwrap();
         let field = |name: &str| -> Vec<String> {

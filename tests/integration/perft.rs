@@ -1,12 +1,11 @@
 //! Perft through tarpon's own Position (make/unmake, Zobrist keys, Chess960
-//! castling) against the counts of `../shared/data/perft/`.
+//! castling) against the counts of `tests/data/perft/`.
 //!
 //! The quick tests run in `cargo test --release`; every depth of both files
 //! runs with `cargo test --release -- --ignored`.
 
-mod common;
 
-use common::{PerftCase, SUITE, SUITE_960, load_perft_cases};
+use crate::common::{PerftCase, SUITE, SUITE_960, load_perft_cases};
 use tarpon::perft::{self, Settings};
 use tarpon::position::Position;
 

@@ -33,7 +33,7 @@ fn movetime_ms() -> u64 {
 #[test]
 #[ignore]
 fn bratko_kopec() {
-    let text = std::fs::read_to_string("../shared/data/positions/bratko_kopec_test.epd").unwrap();
+    let text = std::fs::read_to_string("tests/data/positions/bratko_kopec_test.epd").unwrap();
     let threads = std::env::var("TARPON_THREADS")
         .ok()
         .and_then(|v| v.parse().ok())

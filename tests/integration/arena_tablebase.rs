@@ -1,4 +1,4 @@
-//! Tablebase adjudication with the Syzygy tables in ../shared/data/syzygy.
+//! Tablebase adjudication with the Syzygy tables in tests/data/syzygy.
 
 use shakmaty::{CastlingMode, Chess, fen::Fen};
 use tarpon::arena::referee::{GameResult, Termination};
@@ -13,7 +13,7 @@ fn chess(fen: &str) -> Chess {
 
 #[test]
 fn tablebase_verdicts() {
-    let tb = Tablebases::open("../shared/data/syzygy").unwrap();
+    let tb = Tablebases::open("tests/data/syzygy").unwrap();
     assert!(tb.max_pieces() >= 4);
     // KQ v K, either side to move: White wins.
     for fen in [

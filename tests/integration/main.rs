@@ -1,0 +1,22 @@
+//! All integration tests in one binary: one link of the whole crate instead of one per file.
+
+mod common;
+mod arena_books;
+mod arena_rules;
+mod arena_smoke;
+mod arena_stats;
+mod arena_tablebase;
+mod bad_input;
+mod epd_suites;
+mod explain_cli;
+mod nnue;
+mod nnue_uci;
+mod perft;
+mod position_random;
+mod search;
+mod search_api;
+mod search_robustness;
+mod stockfish15_eval;
+mod tablebase;
+mod uci_parser_fuzz;
+mod uci_protocol;
