@@ -219,7 +219,9 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let Some(timer) = &self.timer else {
             return false;
         };
-        if timer.pondering || limits.infinite {
+        // `go movetime N` means think exactly N ms (less the overhead): only
+        // the hard limit ends it, never the stability rules meant for clocks.
+        if timer.pondering || limits.infinite || limits.movetime_ms.is_some() {
             return false;
         }
         let Some(budget) = timer.budget else {

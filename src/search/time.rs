@@ -2,7 +2,8 @@
 //!
 //! From the clock, increment and moves to go (minus `Move Overhead`) come a
 //! soft limit, checked between iterations and scaled by how stable the best
-//! move has been, and a hard limit the search never exceeds.
+//! move has been, and a hard limit the search never exceeds. `go movetime N`
+//! gets N ms less the overhead as its hard limit and no soft limit.
 
 use std::time::{Duration, Instant};
 

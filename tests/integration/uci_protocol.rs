@@ -2,172 +2,12 @@
 //! like a GUI does. Every wait has a timeout, so a hang fails the test
 //! instead of stalling the suite.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::thread;
 use std::time::{Duration, Instant};
+
+use crate::common::uci_engine::Engine;
 
 use tarpon::position::Position;
 use tarpon::uci::strength::SplitMix64;
-
-/// Generous: the machine is shared and tests run side by side.
-const TIMEOUT: Duration = Duration::from_secs(30);
-
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    /// Every line received so far, for failure messages.
-    seen: Vec<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        Engine::start_with(&[])
-    }
-
-    fn start_with(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tarpon"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start tarpon");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, rx) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            stdin: child.stdin.take(),
-            child,
-            lines: rx,
-            seen: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        self.send_bytes(format!("{line}\n").as_bytes());
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(bytes).expect("write to tarpon");
-        stdin.flush().expect("flush");
-    }
-
-    /// Lines up to and including the first that satisfies `done`.
-    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + TIMEOUT;
-        let mut got = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    self.seen.push(line.clone());
-                    let finished = done(&line);
-                    got.push(line);
-                    if finished {
-                        return got;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    panic!("timed out; lines so far: {:#?}", self.seen)
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    panic!("tarpon closed its output; lines so far: {:#?}", self.seen)
-                }
-            }
-        }
-    }
-
-    /// Lines arriving within `wait` (none expected to finish anything).
-    fn quiet_for(&mut self, wait: Duration) -> Vec<String> {
-        let deadline = Instant::now() + wait;
-        let mut got = Vec::new();
-        while let Ok(line) = self
-            .lines
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-        {
-            self.seen.push(line.clone());
-            got.push(line);
-        }
-        got
-    }
-
-    fn until_line(&mut self, exact: &str) -> Vec<String> {
-        self.until(|l| l == exact)
-    }
-
-    /// `isready` must be answered; returns the lines before `readyok`.
-    fn ready(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut lines = self.until_line("readyok");
-        lines.pop();
-        lines
-    }
-
-    /// The `d` output, up to its last line.
-    fn display(&mut self) -> Vec<String> {
-        self.send("d");
-        self.until(|l| l.starts_with("Checkers:"))
-    }
-
-    fn bestmove(&mut self) -> (Vec<String>, String) {
-        let lines = self.until(|l| l.starts_with("bestmove"));
-        let best = lines.last().expect("bestmove line").clone();
-        (lines, best)
-    }
-
-    /// Sends `go ...` for `position` and checks the bestmove is legal there.
-    fn go_legal(&mut self, position: &Position, go: &str) -> String {
-        self.send(go);
-        let (_, best) = self.bestmove();
-        let mv = best
-            .split_whitespace()
-            .nth(1)
-            .expect("a move after bestmove");
-        assert!(
-            position.parse_uci(mv).is_ok(),
-            "illegal bestmove '{best}' in {}",
-            position.fen()
-        );
-        mv.to_string()
-    }
-
-    /// Closes stdin and waits for a clean exit.
-    fn finish(mut self) {
-        self.send("quit");
-        self.wait_exit();
-    }
-
-    fn wait_exit(&mut self) {
-        drop(self.stdin.take());
-        let deadline = Instant::now() + TIMEOUT;
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                assert!(status.success(), "exit status {status}");
-                return;
-            }
-            assert!(Instant::now() < deadline, "tarpon did not exit");
-            thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn position_after(moves: &[&str]) -> Position {
     let mut p = Position::startpos();
@@ -811,4 +651,62 @@ fn commands_during_a_search() {
     // process exits.
     e.bestmove();
     e.wait_exit();
+}
+
+/// `go movetime N` thinks N ms less `Move Overhead`: no early stop on a
+/// stable best move, no overrun. The overhead is set to 100 ms so that a
+/// loaded test machine (other tests run beside this one) has room to deliver
+/// the line; the lower bound is exact, because the engine's clock starts
+/// after the test's.
+#[test]
+fn go_movetime_uses_the_whole_time_and_no_more() {
+    const OVERHEAD: u64 = 100;
+    const SLACK: u64 = 30;
+    let mut e = Engine::start();
+    e.send(&format!("setoption name Move Overhead value {OVERHEAD}"));
+    e.ready();
+    let middlegame = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9";
+    for position in ["position startpos", &format!("position fen {middlegame}")] {
+        for movetime in [300u64, 1000, 2000] {
+            e.send(position);
+            e.ready();
+            let start = Instant::now();
+            e.send(&format!("go movetime {movetime}"));
+            let (_, best) = e.bestmove();
+            let took = start.elapsed().as_millis() as u64;
+            assert!(
+                (movetime - OVERHEAD - SLACK..=movetime).contains(&took),
+                "{position}, movetime {movetime}: {best} after {took} ms"
+            );
+        }
+    }
+    e.finish();
+}
+
+/// With `depth` or `nodes` beside `movetime`, whichever comes first ends it.
+#[test]
+fn go_movetime_with_depth_or_nodes_stops_at_the_first_limit() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let start = Instant::now();
+    e.send("go movetime 5000 depth 2");
+    let (lines, _) = e.bestmove();
+    assert!(start.elapsed() < Duration::from_millis(2500), "{lines:?}");
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info depth 3")),
+        "{lines:?}"
+    );
+    let start = Instant::now();
+    e.send("go movetime 5000 nodes 2000");
+    e.bestmove();
+    assert!(start.elapsed() < Duration::from_millis(2500));
+    let start = Instant::now();
+    e.send("go movetime 200 depth 60");
+    e.bestmove();
+    let took = start.elapsed();
+    assert!(
+        took >= Duration::from_millis(150) && took < Duration::from_millis(1500),
+        "{took:?}"
+    );
+    e.finish();
 }

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod uci_engine;
+
 /// One line of a perft EPD file: `FEN ;D1 n ;D2 n ...`.
 pub struct PerftCase {
     pub fen: String,
