@@ -83,6 +83,9 @@ impl Default for SearchConfig {
 pub struct SearchControl {
     stop: AtomicBool,
     ponderhit: AtomicBool,
+    /// Set by the search job once it has let go of everything the engine
+    /// loop may change (hash table, histories), just before `bestmove`.
+    finished: AtomicBool,
 }
 
 impl SearchControl {
@@ -108,10 +111,23 @@ impl SearchControl {
         self.ponderhit.load(Ordering::Relaxed)
     }
 
-    /// Clears both flags; call before starting a new search.
+    /// The job is done with the shared tables: a command read after its
+    /// `bestmove` may resize or clear them. Release pairs with
+    /// [`SearchControl::is_finished`]'s Acquire, so the dropped references
+    /// are seen as dropped.
+    pub fn finish(&self) {
+        self.finished.store(true, Ordering::Release);
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.finished.load(Ordering::Acquire)
+    }
+
+    /// Clears the flags; call before starting a new search.
     pub fn reset(&self) {
         self.stop.store(false, Ordering::Relaxed);
         self.ponderhit.store(false, Ordering::Relaxed);
+        self.finished.store(false, Ordering::Relaxed);
     }
 }
 

@@ -442,12 +442,17 @@ impl Engine {
         self.reap_finished_job();
     }
 
+    /// Joins a job that has ended. A search counts as ended once it has
+    /// signalled `finish` (its `bestmove` may already be out while the thread
+    /// is still returning), so no command read after `bestmove` ever sees a
+    /// search running.
     fn reap_finished_job(&mut self) {
         let finished = match &self.job {
             Some(Job::Search {
-                handle: Some(h), ..
-            })
-            | Some(Job::Task(h)) => h.is_finished(),
+                handle: Some(h),
+                control,
+            }) => h.is_finished() || control.is_finished(),
+            Some(Job::Task(h)) => h.is_finished(),
             Some(Job::Search { handle: None, .. }) => true,
             None => false,
         };

@@ -57,19 +57,27 @@ pub fn spawn(job: SearchJob, out: Output) -> Option<JoinHandle<()>> {
             let job = for_thread.lock().unwrap_or_else(|e| e.into_inner()).take();
             if let Some(mut job) = job {
                 charge_delay(&mut job.limits, job.received.elapsed());
-                run(&job, &out_thread, |sink| {
+                let histories = Arc::clone(&job.histories);
+                let tt = Arc::clone(&job.tt);
+                let (position, limits, config, control) = (
+                    job.position.clone(),
+                    job.limits.clone(),
+                    job.config.clone(),
+                    Arc::clone(&job.control),
+                );
+                run(job, &out_thread, move |sink| {
                     // A search that panicked poisoned the lock and took its
                     // tables with it: the store is empty, not broken.
-                    let mut histories = job.histories.lock().unwrap_or_else(|e| e.into_inner());
+                    let mut histories = histories.lock().unwrap_or_else(|e| e.into_inner());
                     run_search_in_game(
-                        &job.position,
-                        &job.limits,
-                        &job.config,
+                        &position,
+                        &limits,
+                        &config,
                         GameMemory {
-                            tt: &job.tt,
+                            tt: &tt,
                             histories: &mut histories,
                         },
-                        &job.control,
+                        &control,
                         sink,
                     )
                 });
@@ -115,9 +123,11 @@ fn charge_delay(limits: &mut Limits, delay: Duration) {
 }
 
 /// Runs `search` (which prints its `info` lines into the sink it is given),
-/// then sends the one `bestmove`.
+/// then sends the one `bestmove`. The job, and with it this thread's share of
+/// the hash table and histories, is dropped and `finish` signalled before
+/// `bestmove` goes out: a GUI may change `Hash` the moment it reads it.
 pub fn run(
-    job: &SearchJob,
+    job: SearchJob,
     out: &Output,
     search: impl FnOnce(&mut dyn FnMut(&str)) -> SearchOutcome,
 ) {
@@ -132,17 +142,21 @@ pub fn run(
         catch_unwind(AssertUnwindSafe(|| search(&mut forward)))
     };
     let (best, ponder) = match result {
-        Ok(outcome) => choose_move(job, &outcome, out),
+        Ok(outcome) => choose_move(&job, &outcome, out),
         Err(payload) => {
             out.info(&format!(
                 "error: the search failed ({}); playing a fallback move",
                 panic_message(payload.as_ref())
             ));
-            (fallback_move(job, last_pv_move.as_deref()), None)
+            (fallback_move(&job, last_pv_move.as_deref()), None)
         }
     };
-    wait_for_release(job);
-    out.line(&bestmove_line(&job.position, best, ponder));
+    wait_for_release(&job);
+    let line = bestmove_line(&job.position, best, ponder);
+    let control = Arc::clone(&job.control);
+    drop(job);
+    control.finish();
+    out.line(&line);
 }
 
 /// The move to play and the move to ponder on.
@@ -309,7 +323,7 @@ mod tests {
         let out = Output::to(captured.clone());
         let job = job(None, Limits::default());
         quietly(|| {
-            run(&job, &out, |sink| {
+            run(job, &out, |sink| {
                 sink("info depth 1 score cp 20 pv g1f3");
                 panic!("deliberate test panic")
             })
@@ -328,10 +342,11 @@ mod tests {
         let captured = Captured::default();
         let out = Output::to(captured.clone());
         let job = job(None, Limits::default());
-        quietly(|| run(&job, &out, |_| panic!("early")));
+        let position = job.position.clone();
+        quietly(|| run(job, &out, |_| panic!("early")));
         let last = captured.lines().pop().expect("a bestmove line");
         let mv = last.strip_prefix("bestmove ").expect("bestmove");
-        assert!(job.position.parse_uci(mv).is_ok(), "{last}");
+        assert!(position.parse_uci(mv).is_ok(), "{last}");
     }
 
     #[test]
@@ -341,7 +356,7 @@ mod tests {
         // Black is checkmated (fool's mate).
         let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
         let job = job(Some(mated), Limits::default());
-        quietly(|| run(&job, &out, |_| panic!("nothing to search")));
+        quietly(|| run(job, &out, |_| panic!("nothing to search")));
         assert_eq!(
             captured.lines().last().map(String::as_str),
             Some("bestmove 0000")
@@ -352,24 +367,24 @@ mod tests {
     fn infinite_waits_for_stop() {
         let captured = Captured::default();
         let out = Output::to(captured.clone());
-        let job = Arc::new(job(
+        let job = job(
             None,
             Limits {
                 infinite: true,
                 ..Limits::default()
             },
-        ));
-        let runner = {
-            let job = Arc::clone(&job);
-            thread::spawn(move || run(&job, &out, |_| panic!("finished at once")))
-        };
+        );
+        let control = Arc::clone(&job.control);
+        let runner = thread::spawn(move || run(job, &out, |_| panic!("finished at once")));
         thread::sleep(Duration::from_millis(50));
         assert!(
             !captured.lines().iter().any(|l| l.starts_with("bestmove")),
             "bestmove before stop"
         );
-        job.control.stop();
+        assert!(!control.is_finished());
+        control.stop();
         runner.join().expect("runner");
+        assert!(control.is_finished());
         let bestmoves = captured
             .lines()
             .iter()
