@@ -1,12 +1,12 @@
 //! All integration tests in one binary: one link of the whole crate instead of one per file.
 
-mod common;
 mod arena_books;
 mod arena_rules;
 mod arena_smoke;
 mod arena_stats;
 mod arena_tablebase;
 mod bad_input;
+mod common;
 mod epd_suites;
 mod explain_cli;
 mod nnue;

@@ -4,7 +4,6 @@
 //! The quick tests run in `cargo test --release`; every depth of both files
 //! runs with `cargo test --release -- --ignored`.
 
-
 use crate::common::{PerftCase, SUITE, SUITE_960, load_perft_cases};
 use tarpon::perft::{self, Settings};
 use tarpon::position::Position;

@@ -5,7 +5,6 @@
 //! detection agrees with a naive scan comparing positions, and every unmake
 //! restores the position exactly.
 
-
 use crate::common::{Rng, SUITE, SUITE_960, load_perft_cases};
 use shakmaty::{Board, Chess, Color, EnPassantMode, Move, Position as _};
 use tarpon::position::{PieceChanges, Position, START_FEN, zobrist};
