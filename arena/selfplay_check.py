@@ -169,7 +169,9 @@ def main():
     parser.add_argument("--margin-ms", type=float, default=50.0)
     parser.add_argument("--move-overhead", type=int, default=50,
                         help="UCI Move Overhead in ms: the latency the engine must allow for")
-    parser.add_argument("--openings", default="../shared/data/openings/noob_3moves.epd")
+    parser.add_argument("--openings", default=os.path.join(
+        os.environ.get("DATA_DIR", "../shared/data"), "openings", "noob_3moves.epd"),
+        help="EPD book (default: $DATA_DIR/openings/noob_3moves.epd, DATA_DIR ../shared/data)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=None, help="summary file (default: arena/results/...)")
     args = parser.parse_args()

@@ -19,7 +19,7 @@ and 40-game matches are too noisy to order neighbours on their own. Matches
 scored 0% or 100% carry no finite difference and are left out.
 
 Usage: python3 arena/skill_table.py [--rust]
-  prints the README tables; --rust prints the level Elo array for
+  prints the tables of docs/measurements.md; --rust prints the level Elo array for
   src/uci/strength.rs.
 """
 import glob

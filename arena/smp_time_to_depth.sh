@@ -3,21 +3,21 @@
 # the depth with a fresh table) with Threads=2 against Threads=1, interleaved,
 # medians over rounds. Target: ratio <= 0.75 (needs two otherwise idle cores).
 # A position counts as searched to the depth when any thread has completed an
-# iteration of that depth (see README, Lazy SMP).
+# iteration of that depth (see docs/search.md, Lazy SMP).
 # Also prints nodes per thread to reach the depth (all threads' nodes divided
 # by the thread count) against the single thread's: the wall-time ratio if
 # every thread ran at the single thread's speed, a figure that the machine's
 # load distorts much less; and the total NPS of both threads against one.
-# The background job whose pid is in $PAUSE_PID_FILE (default: the datagen
-# job, /work/data/datagen.pid), with its children, is stopped while this runs
-# and always resumed on exit. The load average is printed before and after.
+# If $PAUSE_PID_FILE names a file holding a pid (e.g. a datagen job's), that
+# process and its children are stopped while this runs and always resumed on
+# exit; by default nothing is paused. The load average is printed before and after.
 # Usage (from the crate root, after `cargo build --release`):
 #   arena/smp_time_to_depth.sh [depth=13] [rounds=5]
 set -eu
 DEPTH=${1:-13}
 ROUNDS=${2:-5}
 TARPON=${TARPON:-target/release/tarpon}
-PAUSE_PID_FILE=${PAUSE_PID_FILE:-/work/data/datagen.pid}
+PAUSE_PID_FILE=${PAUSE_PID_FILE:-}
 PAUSED=""
 if [ -r "$PAUSE_PID_FILE" ]; then
     pid=$(cat "$PAUSE_PID_FILE")

@@ -1,12 +1,16 @@
 """Tablebase conversion check for an arena PGN (tarpon-tb vs another engine).
 
 For every game, takes the first position with at most 4 pieces (the range of
-../shared/data/syzygy), asks python-chess's own Syzygy prober for its result
+the 3-4-piece tables), asks python-chess's own Syzygy prober for its result
 under the fifty-move rule from tarpon-tb's side, and counts it against the
-game's result. Usage: python3 arena/tb_conversion_check.py games.pgn
+game's result.
+Usage: python3 arena/tb_conversion_check.py games.pgn [SYZYGY_DIR]
+SYZYGY_DIR defaults to $DATA_DIR/syzygy, DATA_DIR to ../shared/data;
+tests/data/syzygy holds every 3-4-piece table and will do.
 """
-import chess, chess.pgn, chess.syzygy, sys, collections
-tb = chess.syzygy.open_tablebase('/work/shared/data/syzygy')
+import chess, chess.pgn, chess.syzygy, sys, collections, os
+data_dir = os.environ.get('DATA_DIR', '../shared/data')
+tb = chess.syzygy.open_tablebase(sys.argv[2] if len(sys.argv) > 2 else os.path.join(data_dir, 'syzygy'))
 stats = collections.Counter()
 with open(sys.argv[1]) as f:
     while True:

@@ -645,10 +645,10 @@ mod tests {
         assert!(missing.unwrap_err().contains("nets/missing.nnue"));
         let not_a_net = engine_config(&[], &tokens("tarpon:nnue=Cargo.toml"), false);
         assert!(not_a_net.unwrap_err().contains("Cargo.toml"));
-        let b = engine_config(&[], &tokens("tarpon:/tmp/old-tarpon"), false).unwrap();
+        let b = engine_config(&[], &tokens("tarpon:builds/old-tarpon"), false).unwrap();
         assert_eq!(
             (b.cmd.as_str(), b.name.as_str()),
-            ("/tmp/old-tarpon", "old-tarpon")
+            ("builds/old-tarpon", "old-tarpon")
         );
     }
 

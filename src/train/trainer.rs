@@ -81,7 +81,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 16384)]
     pub batch: usize,
     /// Weight of the search score in the target (1 − λ goes to the game
-    /// result). 1.0 beat 0.75 by 173 Elo on our self-play data (nets/README.md).
+    /// result). 1.0 beat 0.75 by 173 Elo on our self-play data (nets/LEDGER.md).
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f32,
     /// Centipawns per unit inside the sigmoid (eval and score alike).
@@ -91,7 +91,7 @@ pub struct TrainArgs {
     /// run of another seed: whole unseen games. With it every position of
     /// `--data` is trained on and `--val-split` is ignored. The random split
     /// leaves each held-out position's neighbours from the same game in
-    /// training, and that flatters the loss (nets/README.md, generation 7).
+    /// training, and that flatters the loss (nets/LEDGER.md, generation 7).
     #[arg(long)]
     pub val_data: Vec<PathBuf>,
     /// Fraction of the positions held out for the validation loss.
@@ -122,7 +122,7 @@ pub struct TrainArgs {
     /// one with `--quantise-aware`), starting from the loss of the net the
     /// run starts with: `--out` ends as the best net seen, not the last
     /// epoch's. Fine-tunes overfit, and then the validation loss turns up
-    /// while the training loss keeps falling (nets/README.md, generation 7).
+    /// while the training loss keeps falling (nets/LEDGER.md, generation 7).
     /// The checkpoint still follows every epoch.
     #[arg(long, conflicts_with = "resume")]
     pub keep_best: bool,

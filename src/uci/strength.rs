@@ -68,8 +68,8 @@ const fn build_levels() -> [Level; MAX_LEVEL as usize] {
 /// Each level's Elo at 5s+0.05s with the PST evaluator, on one logistic
 /// scale anchored at Stockfish 15.1's `UCI_Elo` 1900: `arena/skill_table.py
 /// --rust` fits every level, full strength and every Stockfish rung to all
-/// the matches at once, then makes the levels monotone (README, UCI, has the
-/// table with games and error bars).
+/// the matches at once, then makes the levels monotone (docs/measurements.md,
+/// "Playing levels", has the table with games and error bars).
 pub const MEASURED_ELO: [i64; MAX_LEVEL as usize] = [
     809, 898, 948, 981, 1041, 1068, 1156, 1156, 1165, 1276, 1318, 1440, 1463, 1534, 1534, 1804,
     1848, 1911, 1911, 1911,

@@ -66,7 +66,7 @@ fn stockfish_nnue_evals(fens: &[String]) -> Vec<Option<f64>> {
 }
 
 #[test]
-#[ignore = "needs /usr/games/stockfish (Stockfish 15.1); see the README"]
+#[ignore = "needs /usr/games/stockfish (Stockfish 15.1); see docs/nnue.md"]
 fn tarpon_evaluates_stockfish15_nets_as_stockfish15_does() {
     let binary = std::fs::read(STOCKFISH).expect("read /usr/games/stockfish");
     let (_, bytes, _) = find_embedded_net(&binary).expect("an embedded Stockfish 15.1 net");
