@@ -13,6 +13,7 @@ mod nnue;
 mod nnue_uci;
 mod perft;
 mod position_random;
+mod readme;
 mod search;
 mod search_api;
 mod search_robustness;
