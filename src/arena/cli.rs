@@ -79,6 +79,10 @@ pub struct Args {
     /// Echo every line sent to and received from the engines on stderr.
     #[arg(long)]
     pub debug: bool,
+    /// Exit with status 1 if any engine crashed, stalled, lost on time, broke
+    /// the rules or printed an `info string error` line (a CI gate).
+    #[arg(long)]
+    pub fail_on_faults: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,6 +110,7 @@ pub struct MatchPlan {
     pub schedule: Schedule,
     pub chess960: bool,
     pub event: String,
+    pub fail_on_faults: bool,
 }
 
 /// The `--engine` tokens grouped per engine. clap (without its unstable
@@ -560,6 +565,7 @@ impl MatchPlan {
             },
             chess960,
             event: args.event.clone(),
+            fail_on_faults: args.fail_on_faults,
         })
     }
 }

@@ -11,6 +11,7 @@ use shakmaty::{Chess, Color, Move, Position};
 use super::adjudication::Adjudicator;
 use super::clock::Clock;
 use super::engine::{Answer, EngineError, GameStart, MoveRequest, Player, Reply, Score};
+use super::faults::Faults;
 use super::openings::{Opening, castling_mode, position_from_fen};
 use super::referee::{GameEnd, GameResult, Referee, Termination, color_name};
 use super::tablebase::Tablebases;
@@ -39,6 +40,8 @@ pub struct GameRecord {
     pub started: SystemTime,
     /// Which engines (white, black) misbehaved and should be restarted.
     pub faulty: [bool; 2],
+    /// What each engine (white, black) did wrong in this game.
+    pub faults: [Faults; 2],
 }
 
 pub struct GameSettings<'a> {
@@ -109,8 +112,22 @@ impl MoveList {
     }
 }
 
-fn engine_failure(referee: &Referee, side: Color, clock: &Clock, error: &EngineError) -> GameEnd {
+/// The forfeit for an engine that failed, counted in its `faults`.
+fn engine_failure(
+    referee: &Referee,
+    side: Color,
+    clock: &Clock,
+    error: &EngineError,
+    faults: &mut Faults,
+) -> GameEnd {
     let who = color_name(side);
+    match error {
+        EngineError::Timeout if clock.is_timed() => faults.time_losses += 1,
+        EngineError::Timeout => faults.stalls += 1,
+        EngineError::Disconnected(_) => faults.crashes += 1,
+        EngineError::Protocol(_) => faults.illegal += 1,
+        EngineError::Interrupted => {}
+    }
     match error {
         EngineError::Timeout if clock.is_timed() => referee.forfeit(
             side,
@@ -170,6 +187,7 @@ pub fn play(
         referee.play(m);
     }
     let mut faulty = [false, false];
+    let mut faults = [Faults::default(); 2];
     let time_controls = [clocks[0].tc.pgn_tag(), clocks[1].tc.pgn_tag()];
 
     let mut end = referee.verdict();
@@ -189,7 +207,13 @@ pub fn play(
             Err(EngineError::Interrupted) => return Err(Interrupted),
             Err(e) => {
                 faulty[i] = true;
-                end = Some(engine_failure(&referee, color, &clocks[i], &e));
+                end = Some(engine_failure(
+                    &referee,
+                    color,
+                    &clocks[i],
+                    &e,
+                    &mut faults[i],
+                ));
             }
         }
     }
@@ -217,10 +241,17 @@ pub fn play(
             Err(EngineError::Interrupted) => return Err(Interrupted),
             Err(e) => {
                 faulty[i] = true;
-                end = Some(engine_failure(&referee, side, &clocks[i], &e));
+                end = Some(engine_failure(
+                    &referee,
+                    side,
+                    &clocks[i],
+                    &e,
+                    &mut faults[i],
+                ));
                 break;
             }
         };
+        faults[i].error_reports += reply.error_reports;
         if !clocks[i].charge(reply.elapsed) {
             faulty[i] = true;
             let reason = if clocks[i].is_timed() {
@@ -229,8 +260,10 @@ pub fn play(
                 format!("{who}'s engine hangs")
             };
             let termination = if clocks[i].is_timed() {
+                faults[i].time_losses += 1;
                 Termination::TimeForfeit
             } else {
+                faults[i].stalls += 1;
                 Termination::Abandoned
             };
             end = Some(referee.forfeit(side, termination, reason));
@@ -247,6 +280,7 @@ pub fn play(
                 break;
             }
             Answer::NoMove => {
+                faults[i].illegal += 1;
                 end = Some(referee.forfeit(
                     side,
                     Termination::RulesInfraction,
@@ -257,6 +291,7 @@ pub fn play(
             Answer::Claim { result, reason } => {
                 // The game is not over (else it would have ended before this
                 // request), so any result claim is false.
+                faults[i].illegal += 1;
                 end = Some(referee.forfeit(
                     side,
                     Termination::RulesInfraction,
@@ -267,6 +302,7 @@ pub fn play(
         };
         let Some(m) = parse_move(referee.chess(), &text) else {
             faulty[i] = true;
+            faults[i].illegal += 1;
             end = Some(referee.forfeit(
                 side,
                 Termination::RulesInfraction,
@@ -297,5 +333,6 @@ pub fn play(
         time_controls,
         started,
         faulty,
+        faults,
     })
 }

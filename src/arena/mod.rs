@@ -10,12 +10,14 @@
 //! - [`game`]: one game
 //! - [`runner`]: the match: schedule, threads, progress, SPRT stop, Ctrl-C
 //! - [`stats`]: Elo, error bars, LOS, SPRT
+//! - [`faults`]: crashes, stalls, time losses, illegal moves and error reports per engine
 //! - [`pgn`], [`report`]: what is written down
 
 pub mod adjudication;
 pub mod cli;
 pub mod clock;
 pub mod engine;
+pub mod faults;
 pub mod game;
 pub mod openings;
 pub mod pgn;
@@ -30,7 +32,9 @@ use std::process::ExitCode;
 pub use cli::Args;
 
 /// Run `tarpon arena`. Exit status: 0 when the match finished (or SPRT
-/// stopped it), 1 on an error, 130 when interrupted by Ctrl-C.
+/// stopped it), 1 on an error or, with `--fail-on-faults`, when any engine
+/// crashed, stalled, lost on time, broke the rules or reported an error;
+/// 130 when interrupted by Ctrl-C.
 pub fn run(args: Args) -> ExitCode {
     let plan = match cli::MatchPlan::from_args(&args, &raw_command_line()) {
         Ok(plan) => plan,
@@ -39,9 +43,17 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let fail_on_faults = plan.fail_on_faults;
     match runner::run(plan) {
         Ok(outcome) if outcome.interrupted => ExitCode::from(130),
         Ok(outcome) if outcome.error.is_some() => ExitCode::FAILURE,
+        Ok(outcome) if fail_on_faults && outcome.faults > 0 => {
+            eprintln!(
+                "error: {} engine faults (see the Faults table)",
+                outcome.faults
+            );
+            ExitCode::FAILURE
+        }
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

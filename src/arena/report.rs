@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use super::cli::MatchPlan;
+use super::faults::FaultTally;
 use super::runner::MatchOutcome;
 use super::stats::{EloModel, Pentanomial, SprtVerdict, Wdl, estimate};
 
@@ -152,7 +153,12 @@ fn standings(stats: &[PairingStats]) -> String {
     out
 }
 
-pub fn final_table(plan: &MatchPlan, stats: &[PairingStats], outcome: &MatchOutcome) -> String {
+pub fn final_table(
+    plan: &MatchPlan,
+    stats: &[PairingStats],
+    faults: &FaultTally,
+    outcome: &MatchOutcome,
+) -> String {
     let mut out = String::new();
     let tcs: Vec<String> = plan.time_controls.iter().map(|t| t.pgn_tag()).collect();
     let _ = writeln!(
@@ -193,6 +199,7 @@ pub fn final_table(plan: &MatchPlan, stats: &[PairingStats], outcome: &MatchOutc
     if stats.len() > 1 {
         out.push_str(&standings(stats));
     }
+    out.push_str(&faults.table());
     if outcome.interrupted {
         out.push_str("Match interrupted (Ctrl-C): the table covers the finished games only.\n");
     }

@@ -16,6 +16,7 @@ use super::adjudication::Adjudicator;
 use super::cli::{MatchPlan, Schedule};
 use super::clock::Clock;
 use super::engine::{self, Player};
+use super::faults::{FaultTally, Faults};
 use super::game::{self, GameRecord, GameSettings};
 use super::pgn::{EventInfo, format_game};
 use super::report::{self, PairingStats};
@@ -170,6 +171,8 @@ pub struct MatchOutcome {
     pub interrupted: bool,
     pub sprt: Option<SprtVerdict>,
     pub error: Option<String>,
+    /// Faults of all engines together (the report has them per engine).
+    pub faults: u32,
 }
 
 pub fn run(plan: MatchPlan) -> Result<MatchOutcome, String> {
@@ -242,7 +245,12 @@ pub fn run(plan: MatchPlan) -> Result<MatchOutcome, String> {
         interrupted: false,
         sprt: None,
         error: None,
+        faults: 0,
     };
+    let mut faults = FaultTally::default();
+    for name in &names {
+        faults.add(name, Faults::default());
+    }
     let mut finished = 0u64;
     let mut pending_pairs: HashMap<(usize, usize), f64> = HashMap::new();
     loop {
@@ -276,6 +284,8 @@ pub fn run(plan: MatchPlan) -> Result<MatchOutcome, String> {
         } else {
             Color::Black
         };
+        faults.add(&record.white, record.faults[0]);
+        faults.add(&record.black, record.faults[1]);
         let points = record.end.result.points_for(first);
         let pairing = &mut stats[job.pairing];
         pairing.wdl.add(points);
@@ -312,7 +322,8 @@ pub fn run(plan: MatchPlan) -> Result<MatchOutcome, String> {
         let _ = handle.join();
     }
     bar.finish_and_clear();
-    let table = report::final_table(&shared.plan, &stats, &outcome);
+    outcome.faults = faults.total();
+    let table = report::final_table(&shared.plan, &stats, &faults, &outcome);
     println!("{table}");
     if let Some(path) = &shared.plan.report {
         let markdown = report::markdown(&shared.plan, &table);

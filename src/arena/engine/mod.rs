@@ -83,6 +83,8 @@ pub struct Reply {
     pub score: Option<Score>,
     pub depth: Option<u32>,
     pub elapsed: Duration,
+    /// Lines in which the engine reported an error of its own while thinking.
+    pub error_reports: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

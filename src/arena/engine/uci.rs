@@ -6,6 +6,7 @@ use std::time::Instant;
 use shakmaty::Color;
 
 use super::super::clock::TimeControl;
+use super::super::faults::is_error_report;
 use super::{
     Answer, EngineConfig, EngineError, EngineProcess, GameStart, MoveRequest, Player,
     READY_TIMEOUT, Reply, STARTUP_TIMEOUT, Score,
@@ -148,10 +149,13 @@ impl Player for UciEngine {
         self.process.send(&go)?;
         let mut score = None;
         let mut depth = None;
+        let mut error_reports = 0;
         loop {
             let line = self.process.recv(deadline, stop)?;
             let line = line.trim();
-            if line.starts_with("info ") {
+            if is_error_report(line) {
+                error_reports += 1;
+            } else if line.starts_with("info ") {
                 let (s, d) = parse_info(line);
                 if s.is_some() {
                     score = s;
@@ -168,6 +172,7 @@ impl Player for UciEngine {
                     score,
                     depth,
                     elapsed,
+                    error_reports,
                 });
             }
         }

@@ -344,6 +344,8 @@ impl Player for XboardEngine {
             score,
             depth,
             elapsed,
+            // The xboard protocol has no error report an engine could send.
+            error_reports: 0,
         })
     }
 
