@@ -1,6 +1,7 @@
 //! All integration tests in one binary: one link of the whole crate instead of one per file.
 
 mod arena_books;
+mod arena_faults;
 mod arena_rules;
 mod arena_smoke;
 mod arena_stats;

@@ -1,0 +1,116 @@
+//! The arena's fault gate (`--fail-on-faults`, used by `.ci/selfplay`): an
+//! engine that reports a caught search panic or dies mid-game fails the match,
+//! and the Faults table says who and what.
+//!
+//! The faulty engines are tarpon behind a shell wrapper, so the games are real
+//! and only the fault is staged.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tarpon-faults-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes an executable `sh` script and returns its path.
+fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// A 2-game match of `engine` against plain tarpon with the gate on: the
+/// exit status and stdout.
+fn gated_match(engine: &Path) -> (bool, String) {
+    let out = Command::new(TARPON)
+        .arg("arena")
+        .args([
+            "--engine",
+            &format!("cmd={}", engine.display()),
+            "name=staged",
+        ])
+        .args(["--engine", &format!("cmd={TARPON}"), "name=plain"])
+        .args(["--each", "nodes=400", "option.Hash=4", "option.Eval=pst"])
+        .args(["--openings", "file=arena/openings/uho_4060_v2_2000.epd"])
+        .args(["order=sequential", "--games", "2", "--fail-on-faults"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    (out.status.success(), stdout)
+}
+
+/// The Faults row of `name`: crashes, stalls, time losses, illegal, error reports.
+fn fault_row(stdout: &str, name: &str) -> Vec<u32> {
+    let faults = stdout
+        .split("Faults:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no Faults table in:\n{stdout}"));
+    let row = faults
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(name))
+        .unwrap_or_else(|| panic!("no row for {name} in:\n{stdout}"));
+    row.split_whitespace()
+        .skip(1)
+        .map(|n| n.parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn a_clean_match_passes_the_gate() {
+    let dir = temp_dir("clean");
+    let engine = script(&dir, "engine.sh", &format!("exec '{TARPON}'"));
+    let (ok, stdout) = gated_match(&engine);
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(ok, "{stdout}");
+    assert_eq!(fault_row(&stdout, "staged"), [0, 0, 0, 0, 0], "{stdout}");
+}
+
+/// tarpon prints exactly this line when it catches a panic in the search
+/// (`src/uci/search_job.rs`) and plays a fallback move: the game goes on,
+/// so only the gate can notice.
+#[test]
+fn a_caught_search_panic_fails_the_gate() {
+    let dir = temp_dir("panic");
+    let engine = script(
+        &dir,
+        "engine.sh",
+        &format!(
+            "'{TARPON}' | sed -u 's/^bestmove/info string error: the search failed (injected); \
+             playing a fallback move\\nbestmove/'"
+        ),
+    );
+    let (ok, stdout) = gated_match(&engine);
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(!ok, "the gate let an error report through:\n{stdout}");
+    let row = fault_row(&stdout, "staged");
+    assert!(row[4] > 0, "{stdout}");
+    assert_eq!(fault_row(&stdout, "plain"), [0, 0, 0, 0, 0], "{stdout}");
+}
+
+#[test]
+fn an_engine_that_dies_mid_game_fails_the_gate() {
+    let dir = temp_dir("crash");
+    // Passes the engine its input until the third `go`, then closes it:
+    // tarpon exits at the end of its input, mid-game.
+    let engine = script(
+        &dir,
+        "engine.sh",
+        &format!(
+            "n=0; while IFS= read -r line; do echo \"$line\"; \
+             case \"$line\" in go*) n=$((n+1));; esac; [ $n -ge 3 ] && break; \
+             done | '{TARPON}'"
+        ),
+    );
+    let (ok, stdout) = gated_match(&engine);
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(!ok, "the gate let a crash through:\n{stdout}");
+    let row = fault_row(&stdout, "staged");
+    assert!(row[0] + row[1] > 0, "{stdout}");
+}
