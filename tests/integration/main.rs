@@ -20,6 +20,8 @@ mod search_api;
 mod search_robustness;
 mod stockfish15_eval;
 mod tablebase;
+mod uci_memory;
 mod uci_parser_fuzz;
 mod uci_protocol;
+mod uci_reproducible;
 mod uci_stress;
