@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use crate::eval::EvalChoice;
+use crate::eval::nnue::{Kernels, SimdPath};
 use crate::position::Position;
 use crate::search::{Limits, SearchConfig, SearchControl, TranspositionTable, run_search};
 
@@ -117,9 +118,20 @@ pub struct BenchArgs {
     /// print both speeds and their ratio (measured side by side).
     #[arg(long)]
     pub vs_pst: bool,
+    /// Force the net's kernels onto one instruction set (`scalar`, `sse4.1`,
+    /// `avx2`, `avx-vnni`, `neon`) instead of the fastest: every path must
+    /// give the same node count.
+    #[arg(long)]
+    pub simd: Option<SimdPath>,
 }
 
 pub fn run(args: BenchArgs) -> ExitCode {
+    if let Some(path) = args.simd {
+        if let Err(e) = Kernels::force(path) {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
     let eval_name = match (&args.eval, &args.net) {
         (Some(name), _) => name.as_str(),
         (None, Some(_)) => "nnue",

@@ -28,15 +28,16 @@ use accumulator::AccumulatorStack;
 use layers::Scratch;
 use shakmaty::Position as _;
 
-/// The crate version with the SIMD path NNUE evaluation uses on this
-/// machine, e.g. `0.1.0 (nnue simd: avx2)`, for `tarpon --version`.
+/// The crate version with the fastest SIMD path of this machine, which NNUE
+/// evaluation uses, e.g. `0.1.0 (nnue simd: avx2)`, for `tarpon --version`.
+/// It does not fix the path: `bench --simd` may still force another.
 pub fn version_line() -> &'static str {
     static LINE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     LINE.get_or_init(|| {
         format!(
             "{} (nnue simd: {})",
             env!("CARGO_PKG_VERSION"),
-            simd_path_name()
+            SimdPath::fastest().name()
         )
     })
 }

@@ -55,6 +55,20 @@ impl SimdPath {
         }
     }
 
+    /// The fastest path this CPU supports (what [`Kernels::detected`] picks
+    /// unless a path was forced).
+    pub fn fastest() -> SimdPath {
+        [
+            SimdPath::AvxVnni,
+            SimdPath::Avx2,
+            SimdPath::Neon,
+            SimdPath::Sse41,
+        ]
+        .into_iter()
+        .find(|p| p.is_supported())
+        .unwrap_or(SimdPath::Scalar)
+    }
+
     /// Whether this CPU can run the path.
     pub fn is_supported(self) -> bool {
         match self {
@@ -73,6 +87,20 @@ impl SimdPath {
             #[allow(unreachable_patterns)]
             _ => false,
         }
+    }
+}
+
+impl std::str::FromStr for SimdPath {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<SimdPath, String> {
+        SimdPath::ALL
+            .into_iter()
+            .find(|p| p.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = SimdPath::ALL.iter().map(|p| p.name()).collect();
+                format!("unknown SIMD path '{name}' (one of {})", names.join(", "))
+            })
     }
 }
 
@@ -144,29 +172,33 @@ impl Kernels {
         }
     }
 
-    /// The fastest path this CPU supports, decided once per process.
+    /// The kernels the process uses: the fastest path this CPU supports,
+    /// decided on first use, or the one [`Kernels::force`] chose before it.
     pub fn detected() -> &'static Kernels {
-        static CHOSEN: OnceLock<&'static Kernels> = OnceLock::new();
-        CHOSEN.get_or_init(|| {
-            [
-                SimdPath::AvxVnni,
-                SimdPath::Avx2,
-                SimdPath::Neon,
-                SimdPath::Sse41,
-            ]
-            .into_iter()
-            .find_map(Kernels::for_path)
-            .unwrap_or(&SCALAR)
-        })
+        CHOSEN.get_or_init(|| Kernels::for_path(SimdPath::fastest()).unwrap_or(&SCALAR))
     }
 
     /// The portable path, always available.
     pub fn scalar() -> &'static Kernels {
         &SCALAR
     }
+
+    /// Makes the whole process use `path` instead of the fastest one, so a
+    /// bench can show that every path gives the same signature. Must come
+    /// before the first evaluation.
+    pub fn force(path: SimdPath) -> Result<(), String> {
+        let kernels = Kernels::for_path(path)
+            .ok_or_else(|| format!("SIMD path {path} is not supported on this CPU"))?;
+        CHOSEN
+            .set(kernels)
+            .map_err(|_| format!("SIMD path already chosen ({})", Kernels::detected().path))
+    }
 }
 
-/// The name of the path the engine uses on this machine ("avx2", "neon", ...).
+/// The path the process uses, set on first use.
+static CHOSEN: OnceLock<&'static Kernels> = OnceLock::new();
+
+/// The name of the path the engine uses ("avx2", "neon", ...).
 pub fn simd_path_name() -> &'static str {
     Kernels::detected().path.name()
 }
@@ -292,6 +324,15 @@ fn check_affine(weights: &[i8], biases: &[i32], input: &[u8], out: &[i32]) {
 mod tests {
     use super::*;
     use crate::position::zobrist::splitmix;
+
+    #[test]
+    fn every_path_name_parses_back_and_nothing_else_does() {
+        for path in SimdPath::ALL {
+            assert_eq!(path.name().parse::<SimdPath>(), Ok(path));
+        }
+        assert!("avx512".parse::<SimdPath>().is_err());
+        assert!(SimdPath::fastest().is_supported());
+    }
 
     struct Rng(u64);
     impl Rng {
