@@ -126,11 +126,9 @@ pub struct BenchArgs {
 }
 
 pub fn run(args: BenchArgs) -> ExitCode {
-    if let Some(path) = args.simd {
-        if let Err(e) = Kernels::force(path) {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
+    if let Some(Err(e)) = args.simd.map(Kernels::force) {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
     }
     let eval_name = match (&args.eval, &args.net) {
         (Some(name), _) => name.as_str(),
