@@ -19,9 +19,19 @@ pub struct Faults {
     /// `info string error ...` lines: the engine telling us something went
     /// wrong, such as tarpon's caught search panic ("the search failed").
     pub error_reports: u32,
+    /// Games drawn by repetition or the fifty-move rule while this engine's
+    /// last [`DRAWN_AHEAD_MOVES`] scores were all above +3.00: a win thrown
+    /// away. A weakness of play, not a fault: [`Faults::total`] leaves it out.
+    pub drawn_ahead: u32,
 }
 
+/// How many of an engine's last scores must all be decisive.
+pub const DRAWN_AHEAD_MOVES: u32 = 5;
+/// A score above this (centipawns, or any winning mate) is decisive.
+pub const DECISIVE_CP: i32 = 300;
+
 impl Faults {
+    /// The faults proper: everything but `drawn_ahead`.
     pub fn total(&self) -> u32 {
         self.crashes + self.stalls + self.time_losses + self.illegal + self.error_reports
     }
@@ -34,6 +44,7 @@ impl AddAssign for Faults {
         self.time_losses += other.time_losses;
         self.illegal += other.illegal;
         self.error_reports += other.error_reports;
+        self.drawn_ahead += other.drawn_ahead;
     }
 }
 
@@ -63,15 +74,18 @@ impl FaultTally {
 
     pub fn table(&self) -> String {
         let mut out = String::from(
-            "Faults: Name                      Crashes  Stalls  TimeLosses  Illegal  ErrorReports\n",
+            "Faults: Name                      Crashes  Stalls  TimeLosses  Illegal  ErrorReports  DrawnAhead\n",
         );
         for (name, f) in &self.0 {
             let _ = writeln!(
                 out,
-                "        {:<25} {:>7} {:>7} {:>11} {:>8} {:>13}",
-                name, f.crashes, f.stalls, f.time_losses, f.illegal, f.error_reports
+                "        {:<25} {:>7} {:>7} {:>11} {:>8} {:>13} {:>11}",
+                name, f.crashes, f.stalls, f.time_losses, f.illegal, f.error_reports, f.drawn_ahead
             );
         }
+        out.push_str(
+            "        (DrawnAhead: drawn by repetition or fifty moves after five scores above +3.00; not a fault)\n",
+        );
         out
     }
 }
@@ -116,7 +130,7 @@ mod tests {
         let table = tally.table();
         assert!(
             table.contains(
-                "a                               0       0           2        0             1"
+                "a                               0       0           2        0             1           0"
             ),
             "{table}"
         );

@@ -11,9 +11,11 @@ use shakmaty::{Chess, Color, Move, Position};
 use super::adjudication::Adjudicator;
 use super::clock::Clock;
 use super::engine::{Answer, EngineError, GameStart, MoveRequest, Player, Reply, Score};
-use super::faults::Faults;
+use super::faults::{DECISIVE_CP, DRAWN_AHEAD_MOVES, Faults};
 use super::openings::{Opening, castling_mode, position_from_fen};
-use super::referee::{GameEnd, GameResult, Referee, Termination, color_name};
+use super::referee::{
+    FIFTY_MOVES, GameEnd, GameResult, REPETITION, Referee, Termination, color_name,
+};
 use super::tablebase::Tablebases;
 
 pub const STANDARD_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -56,6 +58,22 @@ pub struct GameSettings<'a> {
 /// The game was stopped from outside (Ctrl-C, SPRT) before it ended.
 #[derive(Debug)]
 pub struct Interrupted;
+
+/// Whether an engine's score for its own side says it is winning clearly.
+fn is_decisive(score: Option<Score>) -> bool {
+    match score {
+        Some(Score::Cp(cp)) => cp > DECISIVE_CP,
+        Some(Score::Mate(n)) => n > 0,
+        None => false,
+    }
+}
+
+/// A draw the winning side could have steered away from.
+fn is_avoidable_draw(end: &GameEnd) -> bool {
+    end.result == GameResult::Draw
+        && end.termination == Termination::Normal
+        && (end.reason == FIFTY_MOVES || end.reason == REPETITION)
+}
 
 fn side_index(color: Color) -> usize {
     match color {
@@ -188,6 +206,8 @@ pub fn play(
     }
     let mut faulty = [false, false];
     let mut faults = [Faults::default(); 2];
+    // Each side's run of decisive scores up to its latest move.
+    let mut decisive_run = [0u32; 2];
     let time_controls = [clocks[0].tc.pgn_tag(), clocks[1].tc.pgn_tag()];
 
     let mut end = referee.verdict();
@@ -252,6 +272,11 @@ pub fn play(
             }
         };
         faults[i].error_reports += reply.error_reports;
+        decisive_run[i] = if is_decisive(reply.score) {
+            decisive_run[i] + 1
+        } else {
+            0
+        };
         if !clocks[i].charge(reply.elapsed) {
             faulty[i] = true;
             let reason = if clocks[i].is_timed() {
@@ -319,6 +344,13 @@ pub fn play(
             .or_else(|| adjudicator.record(side, reply.score, move_number));
     }
     let end = end.expect("loop ends with a result");
+    if is_avoidable_draw(&end) {
+        for (side, run) in faults.iter_mut().zip(decisive_run) {
+            if run >= DRAWN_AHEAD_MOVES {
+                side.drawn_ahead += 1;
+            }
+        }
+    }
     for player in players.iter_mut() {
         player.game_over(end.result.pgn(), &end.reason);
     }

@@ -69,6 +69,10 @@ pub struct GameEnd {
     pub reason: String,
 }
 
+/// The reasons of the draws a winning side can steer away from.
+pub const FIFTY_MOVES: &str = "Draw by fifty moves rule";
+pub const REPETITION: &str = "Draw by 3-fold repetition";
+
 pub fn color_name(color: Color) -> &'static str {
     match color {
         Color::White => "White",
@@ -137,10 +141,10 @@ impl Referee {
             return draw("Draw by insufficient mating material");
         }
         if chess.halfmoves() >= 100 {
-            return draw("Draw by fifty moves rule");
+            return draw(FIFTY_MOVES);
         }
         if self.repetitions() >= 3 {
-            return draw("Draw by 3-fold repetition");
+            return draw(REPETITION);
         }
         None
     }
