@@ -6,16 +6,11 @@
 //! and only the fault is staged.
 
 use std::path::{Path, PathBuf};
+
+use crate::common::temp_dir;
 use std::process::Command;
 
 const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tarpon-faults-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Writes an executable `sh` script and returns its path.
 fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
@@ -70,7 +65,7 @@ fn fault_row(stdout: &str, name: &str) -> Vec<u32> {
 
 #[test]
 fn a_clean_match_passes_the_gate() {
-    let dir = temp_dir("clean");
+    let dir = temp_dir("faults-clean");
     let engine = script(&dir, "engine.sh", &format!("exec '{TARPON}'"));
     let (ok, stdout) = gated_match(&engine);
     std::fs::remove_dir_all(&dir).ok();
@@ -83,7 +78,7 @@ fn a_clean_match_passes_the_gate() {
 /// so only the gate can notice.
 #[test]
 fn a_caught_search_panic_fails_the_gate() {
-    let dir = temp_dir("panic");
+    let dir = temp_dir("faults-panic");
     let engine = script(
         &dir,
         "engine.sh",
@@ -106,7 +101,7 @@ fn a_caught_search_panic_fails_the_gate() {
 
 #[test]
 fn an_engine_that_dies_mid_game_fails_the_gate() {
-    let dir = temp_dir("crash");
+    let dir = temp_dir("faults-crash");
     // Passes the engine its input until the third `go`, then closes it:
     // tarpon exits at the end of its input, mid-game.
     let engine = script(
@@ -131,7 +126,7 @@ fn an_engine_that_dies_mid_game_fails_the_gate() {
 /// reported but is no fault, so the gate passes.
 #[test]
 fn a_draw_with_five_winning_scores_counts_as_drawn_ahead() {
-    let dir = temp_dir("drawn-ahead");
+    let dir = temp_dir("faults-drawn-ahead");
     let engine = script(
         &dir,
         "engine.sh",

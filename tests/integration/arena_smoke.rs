@@ -2,22 +2,15 @@
 //! PGN checked against the final table; python-chess and real engines from
 //! /usr/games in #[ignore]d tests.
 
-use std::path::PathBuf;
+use crate::common::temp_dir;
 use std::process::Command;
 
 const ARENA: &str = env!("CARGO_BIN_EXE_tarpon");
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tarpon-smoke-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// Run `tarpon arena ARGS --pgn <temp>` and return its stdout and PGN; the
 /// match must succeed.
 fn run_arena(name: &str, args: &[&str]) -> (String, String) {
-    let dir = temp_dir(name);
+    let dir = temp_dir(&format!("smoke-{name}"));
     let pgn = dir.join("games.pgn");
     let out = Command::new(ARENA)
         .arg("arena")

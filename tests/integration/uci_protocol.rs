@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::common::uci_engine::Engine;
+use crate::common::uci_engine::{Engine, without_clock_fields};
 
 use tarpon::position::Position;
 use tarpon::uci::strength::SplitMix64;
@@ -388,18 +388,7 @@ fn search_trace(lines: &[String]) -> Vec<String> {
     lines
         .iter()
         .filter(|l| l.starts_with("info depth"))
-        .map(|l| {
-            let mut words = l.split_whitespace();
-            let mut kept = Vec::new();
-            while let Some(w) = words.next() {
-                if matches!(w, "time" | "nps") {
-                    words.next();
-                } else {
-                    kept.push(w);
-                }
-            }
-            kept.join(" ")
-        })
+        .map(|l| without_clock_fields(l))
         .collect()
 }
 

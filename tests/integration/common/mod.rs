@@ -3,6 +3,14 @@
 
 pub mod uci_engine;
 
+/// A fresh, empty folder for one test, unique to this process.
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tarpon-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// One line of a perft EPD file: `FEN ;D1 n ;D2 n ...`.
 pub struct PerftCase {
     pub fen: String,

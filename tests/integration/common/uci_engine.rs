@@ -166,3 +166,18 @@ impl Drop for Engine {
         let _ = self.child.wait();
     }
 }
+
+/// An engine line without the fields that depend on the clock (`time`,
+/// `nps`), so two searches of the same tree compare equal.
+pub fn without_clock_fields(line: &str) -> String {
+    let mut kept = Vec::new();
+    let mut words = line.split_whitespace();
+    while let Some(word) = words.next() {
+        if matches!(word, "time" | "nps") {
+            words.next();
+        } else {
+            kept.push(word);
+        }
+    }
+    kept.join(" ")
+}
