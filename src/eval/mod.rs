@@ -1,7 +1,9 @@
 //! Static evaluation. The search talks to every evaluator through
 //! [`Evaluator`], so the classical PST evaluator and the NNUE are
-//! interchangeable (UCI option `Eval`).
+//! interchangeable (UCI option `Eval`). Endgame knowledge by material
+//! ([`endgame`]) is laid over whichever evaluator runs, by the search.
 
+pub mod endgame;
 pub mod nnue;
 pub mod pst;
 

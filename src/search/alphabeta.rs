@@ -8,7 +8,7 @@ use shakmaty::{Move, MoveList};
 
 use super::check::gives_check;
 use super::movepick::{MovePicker, is_tactical};
-use super::score::{DRAW, INFINITE, MATE_BOUND, MAX_PLY, is_mate_score, mated_in};
+use super::score::{DRAW, INFINITE, MATE_BOUND, MAX_PLY, eval_can_judge, is_mate_score, mated_in};
 use super::searcher::{NO_EVAL, Searcher};
 use super::see::see_at_least;
 use super::tt::{Bound, bound_allows, pack_move, refines_eval, unpack_move};
@@ -130,6 +130,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             if depth <= 8
                 && eval - REVERSE_FUTILITY_MARGIN * (depth - i32::from(improving)) >= beta
                 && !is_mate_score(beta)
+                && eval_can_judge(eval, beta)
             {
                 return eval;
             }
@@ -187,8 +188,9 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                     let late_move_limit = (3 + depth * depth) / (2 - i32::from(improving));
                     let late = depth <= 8 && quiets_tried.len() as i32 >= late_move_limit;
                     // Futility: a quiet move cannot lift a hopeless eval.
-                    let futile =
-                        depth <= 8 && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
+                    let futile = depth <= 8
+                        && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+                        && eval_can_judge(eval, alpha);
                     // Checks are kept: they are how mating attacks are found at low depth.
                     if (late || futile) && !gives_check(self.pos.chess(), m) {
                         continue;

@@ -11,10 +11,31 @@ pub const INFINITE: i32 = 32001;
 pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
 /// Static evaluations are clamped inside this so they never look like mates.
 pub const EVAL_LIMIT: i32 = MATE_BOUND - 1000;
+/// Static evaluations from this on are wins the evaluation knows about
+/// without a search (mating material against a bare king, a won KPK; see
+/// `eval::endgame`), but not mates: they lie between ordinary
+/// evaluations and [`EVAL_LIMIT`].
+pub const KNOWN_WIN: i32 = 10_000;
 pub const DRAW: i32 = 0;
 
 pub fn is_mate_score(score: i32) -> bool {
     score.abs() >= MATE_BOUND
+}
+
+/// A known win or loss: beyond every ordinary evaluation, short of the
+/// tablebase and mate scores.
+pub fn is_known_win(score: i32) -> bool {
+    (KNOWN_WIN..=EVAL_LIMIT).contains(&score.abs())
+}
+
+/// Whether static pruning may compare the static evaluation `eval` with
+/// `bound`. Not when only the bound is a known win: an ordinary evaluation
+/// against such a bound (say, an alternative that wins into K+Q against
+/// K) says nothing about what matters there, a mate a few quiet moves
+/// away. Two known-win scores compare well: their progress terms are what
+/// the search improves.
+pub fn eval_can_judge(eval: i32, bound: i32) -> bool {
+    is_known_win(eval) || !is_known_win(bound)
 }
 
 /// Being mated at `ply`.
@@ -71,6 +92,17 @@ impl Score {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn score_bands_are_ordered() {
+        const { assert!(KNOWN_WIN < EVAL_LIMIT && EVAL_LIMIT < MATE_BOUND) };
+        assert!(is_known_win(KNOWN_WIN) && is_known_win(-EVAL_LIMIT));
+        assert!(!is_known_win(KNOWN_WIN - 1) && !is_known_win(MATE - 5));
+        assert!(eval_can_judge(KNOWN_WIN + 500, KNOWN_WIN + 600));
+        assert!(eval_can_judge(KNOWN_WIN + 500, 300));
+        assert!(eval_can_judge(300, MATE - 5));
+        assert!(!eval_can_judge(-900, -KNOWN_WIN - 950));
+    }
 
     #[test]
     fn mate_distances_in_moves() {

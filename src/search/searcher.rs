@@ -10,7 +10,7 @@ use super::score::{EVAL_LIMIT, MAX_PLY};
 use super::stats::{IterationStats, SearchStats};
 use super::time::{Clock, TimeBudget};
 use super::{Limits, SearchConfig, SearchControl, TranspositionTable};
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, endgame};
 use crate::position::Position;
 
 /// Marks "no static evaluation" (in check) in the ply stack and the table.
@@ -155,9 +155,12 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
         self.id == 0
     }
 
-    /// Static evaluation from the side to move, kept clear of mate scores.
+    /// Static evaluation from the side to move, kept clear of mate scores:
+    /// the evaluator's, with the endgame knowledge it lacks laid over it
+    /// (the one place where that happens, so every evaluator gets it).
     pub fn evaluate(&mut self) -> i32 {
-        self.eval.evaluate(&self.pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        let eval = self.eval.evaluate(&self.pos);
+        endgame::adjust(self.pos.chess(), eval).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     pub fn make(&mut self, ply: usize, m: Move) {

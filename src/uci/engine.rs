@@ -17,7 +17,7 @@ use shakmaty::Move;
 
 use crate::eval::nnue::NnueEvaluator;
 use crate::eval::nnue::cli::{LoadedNet, eval_report};
-use crate::eval::{EvalChoice, Evaluator, pst::PstEvaluator};
+use crate::eval::{EvalChoice, Evaluator, endgame, pst::PstEvaluator};
 use crate::perft;
 use crate::position::{Position, START_FEN};
 use crate::search::{HistoryStore, Limits, SearchConfig, SearchControl, TranspositionTable};
@@ -383,7 +383,8 @@ impl Engine {
         let choice = self.eval_choice();
         let mut evaluator = evaluator(&choice);
         evaluator.reset(&self.position);
-        let score = evaluator.evaluate(&self.position);
+        // As the search sees it: with the endgame knowledge laid over it.
+        let score = endgame::adjust(self.position.chess(), evaluator.evaluate(&self.position));
         let white = if self.position.turn().is_white() {
             score
         } else {

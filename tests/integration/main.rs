@@ -8,6 +8,7 @@ mod arena_stats;
 mod arena_tablebase;
 mod bad_input;
 mod common;
+mod endgame;
 mod epd_suites;
 mod explain_cli;
 mod nnue;

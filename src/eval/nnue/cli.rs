@@ -14,6 +14,7 @@ use super::random::{pst_like_network, random_network, random_stockfish15_network
 use super::{FeatureSet, Kernels, simd_path_name};
 use crate::eval::EvalChoice;
 use crate::eval::Evaluator;
+use crate::eval::endgame;
 use crate::eval::pst::PstEvaluator;
 use crate::position::{Position, START_FEN};
 
@@ -53,14 +54,17 @@ pub fn run_eval(args: EvalArgs) -> ExitCode {
 }
 
 /// The static evaluation of `pos` as text: the NNUE with its feature set and
-/// architecture (or a note that no net is loaded), and the PST. Scores are
+/// architecture (or a note that no net is loaded), the PST, and what the
+/// endgame knowledge makes of them where it changes them. Scores are
 /// centipawns from the side to move's point of view.
 pub fn eval_report(pos: &Position, net: Option<&Network>) -> String {
     let mut out = format!("position    {}\n", pos.fen());
+    let mut evals = Vec::new();
     match net {
         Some(net) => {
             let board = pos.chess().board();
             let raw = net.raw_output_board(Kernels::detected(), board, pos.turn());
+            evals.push(("NNUE", net.centipawns(raw)));
             out.push_str(&format!(
                 "NNUE        {:+} cp (side to move; raw output {raw} / {})\n",
                 net.centipawns(raw),
@@ -88,10 +92,22 @@ pub fn eval_report(pos: &Position, net: Option<&Network>) -> String {
     }
     let mut pst = PstEvaluator::new();
     pst.reset(pos);
-    out.push_str(&format!(
-        "PST         {:+} cp (side to move)\n",
-        pst.evaluate(pos)
-    ));
+    let pst_eval = pst.evaluate(pos);
+    evals.push(("PST", pst_eval));
+    out.push_str(&format!("PST         {pst_eval:+} cp (side to move)\n"));
+    // What the search makes of these, where endgame knowledge changes them.
+    let adjusted: Vec<String> = evals
+        .iter()
+        .map(|&(name, cp)| (name, cp, endgame::adjust(pos.chess(), cp)))
+        .filter(|&(_, cp, adjusted)| adjusted != cp)
+        .map(|(name, _, adjusted)| format!("{name} {adjusted:+} cp"))
+        .collect();
+    if !adjusted.is_empty() {
+        out.push_str(&format!(
+            "endgame     {} (side to move; with endgame knowledge and fifty-move fade, as the search sees it)\n",
+            adjusted.join(", ")
+        ));
+    }
     out.push_str(&format!("simd        {}\n", simd_path_name()));
     out
 }
