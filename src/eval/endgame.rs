@@ -25,11 +25,12 @@ mod kpk;
 
 use shakmaty::{Bitboard, Board, Chess, Color, File, Position as _, Rank, Role, Square, attacks};
 
-use crate::search::score::EVAL_LIMIT;
 /// Known wins score this plus the winner's material plus progress terms:
-/// clear of every ordinary evaluation, below [`EVAL_LIMIT`] (the search
-/// knows the band, see `search::score::is_known_win`).
-pub use crate::search::score::KNOWN_WIN;
+/// clear of every ordinary evaluation, below the search's `EVAL_LIMIT`
+/// (the search knows the band, see `search::score::is_known_win`, and
+/// asserts that [`MAX_KNOWN_WIN`] stays below its limit). Defined here, not
+/// in the search, so evaluation does not depend on search.
+pub const KNOWN_WIN: i32 = 10_000;
 
 /// A won KPK: a known win with a pawn's material, plus
 /// [`KPK_RANK_STEP`] per rank the pawn has advanced. Below every queen
@@ -66,14 +67,13 @@ const KBN_KING_STEP: i32 = 20;
 const MATERIAL_CAP: i32 = 9 * QUEEN + 2 * (ROOK + BISHOP + KNIGHT);
 /// Largest known-win score: all material and mating terms at their
 /// maximum. It must stay an evaluation, not a mate.
-const MAX_KNOWN_WIN: i32 = KNOWN_WIN
+pub const MAX_KNOWN_WIN: i32 = KNOWN_WIN
     + MATERIAL_CAP
     + 6 * EDGE_STEP
     + 7 * CLOSE_STEP
     + 7 * CORNER_STEP
     + 7 * KBN_KNIGHT_STEP
     + 7 * KBN_KING_STEP;
-const _: () = assert!(MAX_KNOWN_WIN < EVAL_LIMIT);
 const _: () = assert!(KPK_WIN + 7 * KPK_RANK_STEP < KNOWN_WIN + QUEEN);
 
 /// The evaluation `eval` (centipawns from the side to move in `pos`, from

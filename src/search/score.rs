@@ -15,7 +15,8 @@ pub const EVAL_LIMIT: i32 = MATE_BOUND - 1000;
 /// without a search (mating material against a bare king, a won KPK; see
 /// `eval::endgame`), but not mates: they lie between ordinary
 /// evaluations and [`EVAL_LIMIT`].
-pub const KNOWN_WIN: i32 = 10_000;
+pub use crate::eval::endgame::KNOWN_WIN;
+const _: () = assert!(crate::eval::endgame::MAX_KNOWN_WIN < EVAL_LIMIT);
 pub const DRAW: i32 = 0;
 
 pub fn is_mate_score(score: i32) -> bool {

@@ -5,6 +5,7 @@ use crate::eval::nnue::NnueEvaluator;
 use crate::eval::pst::PstEvaluator;
 use crate::eval::{EvalChoice, Evaluator};
 use crate::position::Position;
+use crate::search::score::EVAL_LIMIT;
 use crate::tablebase::{Tablebase, Wdl};
 
 fn chess(fen: &str) -> Chess {
