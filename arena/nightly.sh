@@ -30,6 +30,7 @@ gate() {
   echo "${summary[-1]}"
 }
 
+rev=$(git rev-parse --short HEAD)
 cargo build --release || exit 1
 gate selfplay-1s env PGN="$out/selfplay-1s.pgn" .ci/selfplay "$tarpon" "${GAMES_FAST:-200}"
 gate selfplay-10s env TC=10+0.1 THREADS=1 CONCURRENCY=2 PGN="$out/selfplay-10s.pgn" \
@@ -54,7 +55,7 @@ for target in fen net_loader syzygy_loader uci_parser; do
 done
 
 echo
-echo "nightly $(date -u +%F) at $(git rev-parse --short HEAD):"
+echo "nightly $(date -u +%F) at $rev:"
 printf '%s\n' "${summary[@]}"
 for log in "$out"/selfplay-*.log; do
   echo "== $(basename "$log" .log)"
