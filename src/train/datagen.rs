@@ -23,6 +23,7 @@ use shakmaty::{Color, Move, Position as _};
 
 use super::data::{DataError, GameResult, PackedPosition, RecordWriter, TrainingPosition};
 use crate::eval::EvalChoice;
+use crate::eval::endgame::KNOWN_WIN;
 use crate::eval::nnue::Network;
 use crate::eval::nnue::random::Rng;
 use crate::position::{Position, START_FEN};
@@ -270,14 +271,16 @@ fn rules_verdict(pos: &Position) -> Option<Option<Color>> {
 }
 
 /// Whether a searched position makes a good training example: quiet (not in
-/// check, best move neither capture nor promotion) and not a mate score.
+/// check, best move neither capture nor promotion) and neither a mate score
+/// nor a known win of the endgame knowledge (10 000 and more: a constant
+/// plus mating terms, no target for a net to learn).
 fn keep(pos: &Position, best: &Move, score: Score) -> Option<i16> {
     if pos.is_check() || best.is_capture() || best.is_promotion() {
         return None;
     }
     match score {
-        Score::Cp(cp) => i16::try_from(cp).ok(),
-        Score::Mate(_) => None,
+        Score::Cp(cp) if cp.abs() < KNOWN_WIN => i16::try_from(cp).ok(),
+        Score::Cp(_) | Score::Mate(_) => None,
     }
 }
 
@@ -512,6 +515,17 @@ mod tests {
     use crate::train::data::read_records;
     use shakmaty::{Chess, FromSetup, Setup};
 
+    #[test]
+    fn known_wins_and_mates_are_not_training_targets() {
+        let pos = Position::from_fen("7k/8/8/8/8/8/8/KQ6 w - - 0 1", false).unwrap();
+        let quiet = pos.parse_uci("b1b2").unwrap();
+        assert_eq!(keep(&pos, &quiet, Score::Cp(250)), Some(250));
+        assert_eq!(keep(&pos, &quiet, Score::Cp(KNOWN_WIN - 1)), Some(9999));
+        assert_eq!(keep(&pos, &quiet, Score::Cp(KNOWN_WIN + 900)), None);
+        assert_eq!(keep(&pos, &quiet, Score::Cp(-KNOWN_WIN - 900)), None);
+        assert_eq!(keep(&pos, &quiet, Score::Mate(3)), None);
+    }
+
     fn args(out: PathBuf) -> DatagenArgs {
         DatagenArgs {
             out,
@@ -656,12 +670,13 @@ mod tests {
     fn tablebases_end_games_they_know() {
         let dir = temp_path("tb");
         std::fs::create_dir_all(&dir).unwrap();
-        // White's rook against a bare king, then black's: won for the side
-        // with the rook whoever is to move.
+        // White's queen against a rook, then black's: won for the side with
+        // the queen (the tables say so). Not against a bare king, whose
+        // known-win scores are never kept.
         let book = dir.join("book.epd");
         std::fs::write(
             &book,
-            "8/8/8/4k3/8/8/8/R3K3 w - - 0 1\n8/8/8/4k3/8/8/8/r3K3 w - - 0 1\n",
+            "1r6/8/4k3/8/8/8/8/Q3K3 w - - 0 1\nq3k3/8/8/8/8/4K3/8/1R6 w - - 0 1\n",
         )
         .unwrap();
         let mut a = args(dir.join("data.bin"));
