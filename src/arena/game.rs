@@ -139,39 +139,34 @@ fn engine_failure(
     faults: &mut Faults,
 ) -> GameEnd {
     let who = color_name(side);
-    match error {
-        EngineError::Timeout if clock.is_timed() => faults.time_losses += 1,
-        EngineError::Timeout => faults.stalls += 1,
-        EngineError::Disconnected(_) => faults.crashes += 1,
-        EngineError::Protocol(_) => faults.illegal += 1,
-        EngineError::Interrupted => {}
-    }
-    match error {
-        EngineError::Timeout if clock.is_timed() => referee.forfeit(
-            side,
+    let (count, termination, reason) = match error {
+        EngineError::Timeout if clock.is_timed() => (
+            &mut faults.time_losses,
             Termination::TimeForfeit,
             format!("{who} loses on time"),
         ),
-        EngineError::Timeout => referee.forfeit(
-            side,
+        EngineError::Timeout => (
+            &mut faults.stalls,
             Termination::Abandoned,
             format!(
                 "{who}'s engine hangs: no move within {:.0}s",
                 clock.hang_timeout.as_secs_f64()
             ),
         ),
-        EngineError::Disconnected(why) => referee.forfeit(
-            side,
+        EngineError::Disconnected(why) => (
+            &mut faults.crashes,
             Termination::Abandoned,
             format!("{who}'s engine disconnects: {why}"),
         ),
-        EngineError::Protocol(why) => referee.forfeit(
-            side,
+        EngineError::Protocol(why) => (
+            &mut faults.illegal,
             Termination::RulesInfraction,
             format!("{who}'s engine breaks the protocol: {why}"),
         ),
         EngineError::Interrupted => unreachable!("handled by the caller"),
-    }
+    };
+    *count += 1;
+    referee.forfeit(side, termination, reason)
 }
 
 /// Play one game. Engines are given to it already running.
@@ -279,17 +274,12 @@ pub fn play(
         };
         if !clocks[i].charge(reply.elapsed) {
             faulty[i] = true;
-            let reason = if clocks[i].is_timed() {
-                format!("{who} loses on time")
-            } else {
-                format!("{who}'s engine hangs")
-            };
-            let termination = if clocks[i].is_timed() {
+            let (termination, reason) = if clocks[i].is_timed() {
                 faults[i].time_losses += 1;
-                Termination::TimeForfeit
+                (Termination::TimeForfeit, format!("{who} loses on time"))
             } else {
                 faults[i].stalls += 1;
-                Termination::Abandoned
+                (Termination::Abandoned, format!("{who}'s engine hangs"))
             };
             end = Some(referee.forfeit(side, termination, reason));
             break;
