@@ -10,9 +10,6 @@
 mod changes;
 pub mod zobrist;
 
-/// Perft used to live here; the path stays valid for callers.
-pub use crate::perft;
-
 use std::fmt;
 
 use shakmaty::{
