@@ -11,8 +11,7 @@
 
 use shakmaty::{Color, Piece, Square};
 
-use crate::eval::nnue::format::STOCKFISH12_OUTPUT_SCALE;
-use crate::eval::nnue::layers::{Affine, FeatureTransformer};
+use crate::eval::nnue::layers::{Affine, FeatureTransformer, STOCKFISH_OUTPUT_SCALE};
 use crate::eval::nnue::network::output_bucket;
 use crate::eval::nnue::random::Rng;
 use crate::eval::nnue::simd::{ACTIVATION_MAX, WEIGHT_SCALE_BITS};
@@ -26,7 +25,7 @@ const ACTIVATION_ONE: f32 = ACTIVATION_MAX as f32;
 /// by `WEIGHT_SCALE_BITS`).
 const HIDDEN_WEIGHT_ONE: f32 = (1 << WEIGHT_SCALE_BITS) as f32;
 /// The inference divides the raw output by this to get centipawns.
-const OUTPUT_SCALE: i32 = STOCKFISH12_OUTPUT_SCALE;
+const OUTPUT_SCALE: i32 = STOCKFISH_OUTPUT_SCALE;
 /// Output-layer weight 1.0 is this integer: raw = Σ w_q · 127a + b_q must
 /// equal OUTPUT_SCALE · CP_PER_UNIT · (Σ w a + b).
 const OUTPUT_WEIGHT_ONE: f32 = OUTPUT_SCALE as f32 * CP_PER_UNIT / ACTIVATION_ONE;

@@ -11,13 +11,11 @@ use std::fs::File;
 use std::path::Path;
 
 use super::features::FeatureSet;
-use super::layers::{Affine, FeatureTransformer, padded};
+use super::layers::{Affine, FeatureTransformer, STOCKFISH_OUTPUT_SCALE, padded};
 use super::network::{Head, MAX_BUCKETS, MAX_HALF_DIMS, MAX_LAYER_WIDTH, NetError, Network};
 
 /// Stockfish 12's file version word.
 pub const STOCKFISH12_VERSION: u32 = 0x7AF3_2F16;
-/// Stockfish 12's output divisor (FV_SCALE).
-pub const STOCKFISH12_OUTPUT_SCALE: i32 = 16;
 /// The file version word of Stockfish 14 to 16 (HalfKAv2 and later nets).
 pub const STOCKFISH15_VERSION: u32 = 0x7AF3_2F20;
 /// Stockfish 15.1's `fc_0` outputs before the forwarded one (`FC_0_OUTPUTS`).
@@ -136,10 +134,10 @@ impl Network {
             || self.buckets() != 1
             || self.transformer.shift != 0
             || sizes.len() != 3
-            || self.output_scale != STOCKFISH12_OUTPUT_SCALE
+            || self.output_scale != STOCKFISH_OUTPUT_SCALE
         {
             return Err(NetError::Architecture(format!(
-                "the Stockfish 12 layout holds HalfKP 2N->h1->h2->1 nets with output scale 16, not {}",
+                "the Stockfish 12 layout holds HalfKP 2N->h1->h2->1 nets with output scale {STOCKFISH_OUTPUT_SCALE}, not {}",
                 self.architecture()
             )));
         }
@@ -336,7 +334,7 @@ fn read_stockfish12(bytes: &[u8]) -> Result<Network, NetError> {
     Network::new(
         transformer,
         vec![stack],
-        STOCKFISH12_OUTPUT_SCALE,
+        STOCKFISH_OUTPUT_SCALE,
         description,
     )
 }
