@@ -7,7 +7,6 @@
 //! Every read checks sizes before it touches data, so a truncated, foreign or
 //! random file yields a [`NetError`], never a panic.
 
-use std::fs::File;
 use std::path::Path;
 
 use super::features::FeatureSet;
@@ -39,27 +38,15 @@ const MAX_LAYERS: usize = 8;
 const MAX_SF12_HIDDEN: u32 = 512;
 
 impl Network {
-    /// Reads a net file (either format), memory-mapped, validated before use.
+    /// Reads a net file (either format), validated before use. The file is
+    /// read into memory rather than memory-mapped, as the Syzygy tables are:
+    /// a file truncated or replaced on disk while it is read then gives an
+    /// error instead of a SIGBUS.
     pub fn load(path: impl AsRef<Path>) -> Result<Network, NetError> {
         let path = path.as_ref();
-        let shown = path.display();
-        let file = File::open(path).map_err(|e| NetError::Io(format!("{shown}: {e}")))?;
-        let len = file
-            .metadata()
-            .map_err(|e| NetError::Io(format!("{shown}: {e}")))?
-            .len();
-        if len == 0 {
-            return Err(NetError::Truncated {
-                needed: 4,
-                found: 0,
-            });
-        }
-        // SAFETY: the map is read-only and dropped before returning; all data
-        // is copied out while parsing. Another process truncating the file
-        // meanwhile could fault the read, a risk every mmap user accepts.
-        let map = unsafe { memmap2::Mmap::map(&file) }
-            .map_err(|e| NetError::Io(format!("{shown}: {e}")))?;
-        Network::from_bytes(&map)
+        let bytes =
+            std::fs::read(path).map_err(|e| NetError::Io(format!("{}: {e}", path.display())))?;
+        Network::from_bytes(&bytes)
     }
 
     /// Parses a net from memory, detecting the format from its first bytes.
