@@ -20,9 +20,9 @@ use std::sync::Arc;
 
 use shakmaty::Color;
 use tarpon::eval::Evaluator;
-use tarpon::eval::nnue::cli::stockfish15_eval_pawns;
 use tarpon::eval::nnue::extract::find_embedded_net;
 use tarpon::eval::nnue::{Network, NnueEvaluator};
+use tarpon::eval::report::stockfish15_eval_pawns;
 use tarpon::position::Position;
 use tarpon::rng::SplitMix64;
 
