@@ -7,6 +7,7 @@ pub mod eval;
 pub mod explain;
 pub mod perft;
 pub mod position;
+pub mod rng;
 pub mod search;
 pub mod tablebase;
 pub mod train;
