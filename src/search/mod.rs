@@ -12,6 +12,8 @@ pub mod score;
 mod searcher;
 pub mod see;
 pub mod stats;
+pub mod tb_probe;
+pub mod tb_score;
 mod threads;
 pub mod time;
 pub mod tt;

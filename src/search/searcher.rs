@@ -8,6 +8,7 @@ use shakmaty::{Move, Position as _, Role};
 use super::history::History;
 use super::score::{EVAL_LIMIT, MAX_PLY};
 use super::stats::{IterationStats, SearchStats};
+use super::tb_probe::SearchProbe;
 use super::time::{Clock, TimeBudget};
 use super::{Limits, SearchConfig, SearchControl, TranspositionTable};
 use crate::eval::{Evaluator, endgame};
@@ -104,7 +105,7 @@ pub struct Searcher<'a, 'o, E: Evaluator> {
     /// iteration, which the main thread may adopt when it is deeper than its own.
     pub completed: CompletedIteration,
     /// Tablebase probing: root ranking, tree probes, `tbhits`.
-    pub tb: crate::tablebase::SearchProbe,
+    pub tb: SearchProbe,
 }
 
 impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
@@ -138,7 +139,7 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
             stats: SearchStats::default(),
             iterations: Vec::new(),
             completed: CompletedIteration::default(),
-            tb: crate::tablebase::SearchProbe::new(&shared.config.syzygy),
+            tb: SearchProbe::new(&shared.config.syzygy),
         }
     }
 
