@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use shakmaty::{Move, Position as _, Role};
 
 use super::history::History;
-use super::score::{EVAL_LIMIT, MAX_PLY};
+use super::score::{EVAL_LIMIT, INFINITE, MAX_PLY, Score};
 use super::stats::{IterationStats, SearchStats};
 use super::tb_probe::SearchProbe;
 use super::time::{Clock, TimeBudget};
@@ -51,6 +51,18 @@ pub struct RootMove {
     pub prev_score: i32,
     pub pv: Vec<Move>,
     pub seldepth: usize,
+}
+
+impl RootMove {
+    /// The score to show for this move: this iteration's once it is
+    /// resolved, else the last resolved one (`-INFINITE` before any).
+    pub fn latest_score(&self) -> i32 {
+        if self.score == -INFINITE {
+            self.prev_score
+        } else {
+            self.score
+        }
+    }
 }
 
 #[derive(Clone, Copy, Default)]
@@ -258,6 +270,23 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
     /// Publishes this thread's node count now.
     pub fn publish_nodes(&self) {
         self.shared.nodes[self.id].0.store(self.nodes, Relaxed);
+    }
+
+    /// Called by the main thread when an iteration completes: a snapshot
+    /// of its best line and counters for `explain trace`.
+    pub fn record_iteration(&mut self, depth: i32) {
+        let Some(best) = self.root_moves.first() else {
+            return;
+        };
+        self.iterations.push(IterationStats {
+            depth: depth.max(0) as u32,
+            seldepth: best.seldepth as u32,
+            score: Score::from_internal(best.latest_score()),
+            nodes: self.nodes,
+            time_ms: self.timer.as_ref().map_or(0, |t| t.clock.elapsed_ms()),
+            pv: best.pv.clone(),
+            stats: self.stats,
+        });
     }
 
     pub fn update_pv(&mut self, ply: usize, m: Move) {
