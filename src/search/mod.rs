@@ -27,6 +27,7 @@ use crate::position::Position;
 
 pub use history::HistoryStore;
 pub use score::Score;
+pub use threads::MAX_THREADS;
 pub use tt::TranspositionTable;
 
 /// What `go` asked for. Absent fields impose no limit.
