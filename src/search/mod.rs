@@ -148,7 +148,9 @@ pub struct SearchOutcome {
     pub ponder: Option<Move>,
     /// Best first; as many as MultiPV asked for (and legal moves allow).
     pub lines: Vec<PvLine>,
-    /// Last completed iteration of the main thread.
+    /// Deepest completed iteration: the main thread's, or a helper's when
+    /// one completed a deeper iteration (its lines and `seldepth` are then
+    /// the search's result too).
     pub depth: u32,
     pub seldepth: u32,
     /// Nodes of all threads.

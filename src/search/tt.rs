@@ -161,9 +161,11 @@ fn decode(data: u64) -> Decoded {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one bucket). Panics only if
-    /// the allocation fails, like any `Vec`; use [`TranspositionTable::resize`]
-    /// for sizes that come from users.
+    /// A table of about `mb` megabytes (at least one bucket). A size that
+    /// [`TranspositionTable::resize`] refuses (out of range, more than the
+    /// machine has, or an allocation that fails) gives a 1 MB table instead;
+    /// only a failure to allocate even that panics. Sizes that come from
+    /// users go through `resize`, which says why it refuses.
     pub fn new(mb: usize) -> TranspositionTable {
         let mut tt = TranspositionTable {
             buckets: Vec::new(),
