@@ -11,7 +11,7 @@ use super::movepick::{MovePicker, is_tactical};
 use super::score::{DRAW, INFINITE, MATE_BOUND, MAX_PLY, eval_can_judge, is_mate_score, mated_in};
 use super::searcher::{NO_EVAL, Searcher};
 use super::see::see_at_least;
-use super::tt::{Bound, bound_allows, pack_move, refines_eval, unpack_move};
+use super::tt::{Bound, bound_allows, pack_move, unpack_move};
 use crate::eval::Evaluator;
 
 /// Late-move reduction in plies by [depth][move number]: grows with the log of
@@ -107,15 +107,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let (static_eval, eval) = if in_check {
             (NO_EVAL, NO_EVAL)
         } else {
-            let se = match hit {
-                Some(h) if h.eval != NO_EVAL => h.eval,
-                _ => self.evaluate(),
-            };
-            let e = match hit {
-                Some(h) if refines_eval(h.bound, h.score, se) => h.score,
-                _ => se,
-            };
-            (se, e)
+            self.evaluate_with_table(hit)
         };
         self.stack[ply].static_eval = static_eval;
         // Better than two plies ago (the same side's last evaluation); near the
@@ -287,13 +279,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             // Every move was pruned or excluded (root with searchmoves/MultiPV): fail low.
             return if root { alpha } else { best_score.max(alpha) };
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_move.is_some() && best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of_search(best_score, original_alpha, beta, best_move.is_some());
         // MultiPV lines after the first exclude moves: their scores are not the node's.
         if !(root && self.pv_index > 0) {
             self.shared.tt.store(

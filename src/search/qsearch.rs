@@ -9,7 +9,7 @@ use super::movepick::MovePicker;
 use super::score::{DRAW, INFINITE, MAX_PLY, mated_in};
 use super::searcher::{NO_EVAL, Searcher};
 use super::see::{see_at_least, see_value};
-use super::tt::{Bound, bound_allows, pack_move, refines_eval, unpack_move};
+use super::tt::{Bound, bound_allows, pack_move, unpack_move};
 use crate::eval::Evaluator;
 
 /// Captures that cannot lift the score to alpha even with this much to spare are skipped.
@@ -47,17 +47,10 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             static_eval = NO_EVAL;
             best_score = -INFINITE;
         } else {
-            static_eval = match hit {
-                Some(h) if h.eval != NO_EVAL => h.eval,
-                _ => self.evaluate(),
-            };
             // Standing pat: the side to move need not capture. (Checked before
             // generating moves, so a stalemate can stand pat here; the main
             // search above recognises stalemates.)
-            best_score = match hit {
-                Some(h) if refines_eval(h.bound, h.score, static_eval) => h.score,
-                _ => static_eval,
-            };
+            (static_eval, best_score) = self.evaluate_with_table(hit);
             if best_score >= beta {
                 return best_score;
             }
@@ -108,13 +101,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             }
         }
 
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_move.is_some() && best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of_search(best_score, original_alpha, beta, best_move.is_some());
         self.shared.tt.store(
             key,
             ply,

@@ -10,6 +10,7 @@ use super::score::{EVAL_LIMIT, INFINITE, MAX_PLY, Score};
 use super::stats::{IterationStats, SearchStats};
 use super::tb_probe::SearchProbe;
 use super::time::{Clock, TimeBudget};
+use super::tt::{TtHit, refines_eval};
 use super::{Limits, SearchConfig, SearchControl, TranspositionTable};
 use crate::eval::{Evaluator, endgame};
 use crate::position::Position;
@@ -174,6 +175,22 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
     pub fn evaluate(&mut self) -> i32 {
         let eval = self.eval.evaluate(&self.pos);
         endgame::adjust(self.pos.chess(), eval).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// The static evaluation of a node not in check (the table's when it
+    /// stored one, which saves the evaluation) and that evaluation
+    /// sharpened by the table's bound where the bound says more.
+    #[inline]
+    pub fn evaluate_with_table(&mut self, hit: Option<TtHit>) -> (i32, i32) {
+        let static_eval = match hit {
+            Some(h) if h.eval != NO_EVAL => h.eval,
+            _ => self.evaluate(),
+        };
+        let eval = match hit {
+            Some(h) if refines_eval(h.bound, h.score, static_eval) => h.score,
+            _ => static_eval,
+        };
+        (static_eval, eval)
     }
 
     pub fn make(&mut self, ply: usize, m: Move) {
