@@ -8,7 +8,9 @@ use shakmaty::{Move, MoveList};
 
 use super::check::gives_check;
 use super::movepick::{MovePicker, is_tactical};
-use super::score::{DRAW, INFINITE, MATE_BOUND, MAX_PLY, eval_can_judge, is_mate_score, mated_in};
+use super::score::{
+    DRAW, INFINITE, MATE_BOUND, MAX_PLY, eval_can_judge, is_mate_score, is_node_score, mated_in,
+};
 use super::searcher::{NO_EVAL, Searcher};
 use super::see::see_at_least;
 use super::tt::{Bound, bound_allows, pack_move, unpack_move};
@@ -57,6 +59,8 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         ply: usize,
         cut_node: bool,
     ) -> i32 {
+        debug_assert!(alpha < beta, "empty window {alpha}..{beta} at ply {ply}");
+        debug_assert!(ply < MAX_PLY, "ply {ply} beyond MAX_PLY");
         let root = ply == 0;
         let is_pv = beta - alpha > 1;
         self.pv_len[ply] = ply;
@@ -237,6 +241,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                     score = -self.negamax(-beta, -alpha, new_depth, ply + 1, false);
                 }
             }
+            debug_assert!(is_node_score(score), "{score} after {m} at ply {ply}");
             self.unmake();
             if self.stopped {
                 return 0;
@@ -323,6 +328,10 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         self.eval.push_null();
         self.stats.null_tries += 1;
         let score = -self.negamax(-beta, -beta + 1, depth - reduction, ply + 1, !cut_node);
+        debug_assert!(
+            is_node_score(score),
+            "{score} after a null move at ply {ply}"
+        );
         self.unmake();
         if self.stopped || score < beta {
             return None;

@@ -6,7 +6,7 @@
 use shakmaty::Move;
 
 use super::movepick::MovePicker;
-use super::score::{DRAW, INFINITE, MAX_PLY, mated_in};
+use super::score::{DRAW, INFINITE, MAX_PLY, is_node_score, mated_in};
 use super::searcher::{NO_EVAL, Searcher};
 use super::see::{see_at_least, see_value};
 use super::tt::{Bound, bound_allows, pack_move, unpack_move};
@@ -17,6 +17,8 @@ const DELTA_MARGIN: i32 = 200;
 
 impl<E: Evaluator> Searcher<'_, '_, E> {
     pub fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        debug_assert!(alpha < beta, "empty window {alpha}..{beta} at ply {ply}");
+        debug_assert!(ply < MAX_PLY, "ply {ply} beyond MAX_PLY");
         self.pv_len[ply] = ply;
         if self.tick() {
             return 0;
@@ -82,6 +84,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             }
             self.make(ply, m);
             let score = -self.qsearch(-beta, -alpha, ply + 1);
+            debug_assert!(is_node_score(score), "{score} after {m} at ply {ply}");
             self.unmake();
             if self.stopped {
                 return 0;

@@ -13,7 +13,7 @@ use super::time::{Clock, TimeBudget};
 use super::tt::{TtHit, refines_eval};
 use super::{Limits, SearchConfig, SearchControl, TranspositionTable};
 use crate::eval::{Evaluator, endgame};
-use crate::position::Position;
+use crate::position::{Position, zobrist};
 
 /// Marks "no static evaluation" (in check) in the ply stack and the table.
 pub const NO_EVAL: i32 = i16::MIN as i32;
@@ -194,17 +194,38 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
     }
 
     pub fn make(&mut self, ply: usize, m: Move) {
+        // Every move played comes from this position's legal moves (table
+        // moves are matched against them): a stale or colliding table entry
+        // must never reach `make`.
+        debug_assert!(
+            self.pos.chess().is_legal(m),
+            "{m} not legal in {}",
+            self.pos.fen()
+        );
         self.stack[ply].mv = Some(m);
         let changes = self.pos.make(m);
         // The child probes the table first thing; start that load now so it
         // overlaps the evaluation update.
         self.shared.tt.prefetch(self.pos.key());
         self.eval.push(&self.pos, &changes);
+        self.debug_assert_key();
     }
 
     pub fn unmake(&mut self) {
         self.pos.unmake();
         self.eval.pop();
+        self.debug_assert_key();
+    }
+
+    /// The incrementally updated key equals the key computed from scratch
+    /// (the table and repetition detection rely on it). Debug builds only.
+    fn debug_assert_key(&self) {
+        debug_assert_eq!(
+            self.pos.key(),
+            zobrist::full_key(self.pos.chess()),
+            "incremental key wrong in {}",
+            self.pos.fen()
+        );
     }
 
     /// The side to move has a piece other than pawns and king (null move is
