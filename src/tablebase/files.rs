@@ -51,7 +51,7 @@ impl Kind {
 pub(super) struct TableFile {
     pub(super) path: PathBuf,
     material: String,
-    pub(super) kind: Kind,
+    kind: Kind,
 }
 
 impl TableFile {

@@ -7,11 +7,11 @@
 //! Why probes are wrapped in `catch_unwind`: `shakmaty-syzygy` checks what
 //! it reads and answers a corrupt table with an error, and in our sweep of
 //! 1800 randomly damaged copies (`random_damage_sweep` in
-//! `tests/tablebase.rs`) it never panicked. But it still holds `assert!`s
-//! and an `expect` on the probing path and indexes arrays with values that
-//! come from the file, and Syzygy files carry no checksum, so nothing rules
-//! a panic out. One bad file must never end a game: the release profile
-//! unwinds, catching costs nothing on the normal path.
+//! `tests/integration/tablebase.rs`) it never panicked. But it still holds
+//! `assert!`s and an `expect` on the probing path and indexes arrays with
+//! values that come from the file, and Syzygy files carry no checksum, so
+//! nothing rules a panic out. One bad file must never end a game: the
+//! release profile unwinds, catching costs nothing on the normal path.
 
 use std::{
     collections::BTreeSet,
