@@ -10,40 +10,17 @@ use std::{
 };
 
 use shakmaty::Chess;
-use shakmaty_syzygy::{Metric, SyzygyError};
+use shakmaty_syzygy::SyzygyError;
 
 use super::Tablebase;
 use super::material::{
-    normalize, piece_count, sample_positions, successors, swap_sides, table_name,
+    Kind, normalize, piece_count, sample_positions, successors, swap_sides, table_name,
 };
 use super::probe::{Failure, describe_probe_error, guarded};
 
 /// Separator between directories in `SyzygyPath`: `:` on Unix, `;` on
 /// Windows (where `:` follows drive letters), as in Stockfish.
 pub const PATH_SEPARATOR: char = if cfg!(windows) { ';' } else { ':' };
-
-/// Which of the two files of an endgame.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Kind {
-    Wdl,
-    Dtz,
-}
-
-impl Kind {
-    fn extension(self) -> &'static str {
-        match self {
-            Kind::Wdl => "rtbw",
-            Kind::Dtz => "rtbz",
-        }
-    }
-
-    pub(super) fn of(metric: Metric) -> Kind {
-        match metric {
-            Metric::Wdl => Kind::Wdl,
-            Metric::Dtz => Kind::Dtz,
-        }
-    }
-}
 
 /// One table file: its endgame (`KQvKR`, stronger side first as in the file
 /// name) and kind.

@@ -6,8 +6,30 @@
 use std::path::Path;
 
 use shakmaty::{Board, CastlingMode, Chess, Color, FromSetup, Position as _, Role, Setup, Square};
+use shakmaty_syzygy::Metric;
 
-use super::files::Kind;
+/// Which of the two files of an endgame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Kind {
+    Wdl,
+    Dtz,
+}
+
+impl Kind {
+    pub(super) fn extension(self) -> &'static str {
+        match self {
+            Kind::Wdl => "rtbw",
+            Kind::Dtz => "rtbz",
+        }
+    }
+
+    pub(super) fn of(metric: Metric) -> Kind {
+        match metric {
+            Metric::Wdl => Kind::Wdl,
+            Metric::Dtz => Kind::Dtz,
+        }
+    }
+}
 
 /// The endgame and kind of a file named like `KQvKR.rtbw`.
 pub(super) fn table_name(path: &Path) -> Option<(String, Kind)> {

@@ -23,7 +23,7 @@ use std::{
 use shakmaty::{Chess, Color, Position as _};
 use shakmaty_syzygy::{ProbeError, SyzygyError};
 
-use super::files::Kind;
+use super::material::Kind;
 use super::{Tablebase, Wdl};
 
 #[derive(Default)]
