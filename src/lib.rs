@@ -18,8 +18,8 @@
 //! | `search` | PVS alpha-beta, transposition table, move ordering, time, Lazy SMP, tablebase scores | `eval`, `position`, `tablebase` |
 //! | `bench` | the fixed-depth bench: its signature and speed | `eval`, `position`, `search` |
 //! | `uci` | the UCI protocol: reader, options, engine state, `go` jobs, strength limit | `bench`, `eval`, `perft`, `position`, `rng`, `search`, `tablebase` |
-//! | `arena` | matches between engines: processes, clocks, referee, adjudication, Elo/SPRT, reports | `eval`, `position`, `rng`, `tablebase` |
-//! | `train` | self-play datagen, the record format and the NNUE trainer | `eval`, `position`, `search`, `tablebase` |
+//! | `arena` | matches between engines: processes, clocks, referee, adjudication, Elo/SPRT, reports | `eval`, `rng`, `tablebase` |
+//! | `train` | self-play datagen, the record format and the NNUE trainer | `eval`, `position`, `rng`, `search`, `tablebase` |
 //! | `explain` | showing how engines think: search trees, evaluation traces, annotated games, mazes | `eval`, `position`, `rng`, `search` |
 
 pub mod arena;
