@@ -8,6 +8,7 @@ pub mod explain;
 pub mod perft;
 pub mod position;
 pub mod search;
+pub mod similar;
 pub mod tablebase;
 pub mod train;
 pub mod uci;
