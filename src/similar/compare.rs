@@ -142,10 +142,16 @@ fn by_vectors(
     qs.par_iter()
         .map(|&q| {
             let game = data.entries[q].game;
-            nearest(bytes, &rows[q], n, |i| data.entries[i].game == game)
-                .iter()
-                .map(|h| h.index)
-                .collect()
+            nearest(
+                bytes,
+                &rows[q],
+                n,
+                |i| data.entries[i].game == game,
+                |_| None,
+            )
+            .iter()
+            .map(|h| h.index)
+            .collect()
         })
         .collect()
 }

@@ -363,6 +363,11 @@ impl Index {
         }
     }
 
+    /// The game of position `i` (cheaper than the whole `entry`).
+    pub fn game_of(&self, i: usize) -> u32 {
+        u32_at(&self.bytes, self.records_at + i * POSITION + 34)
+    }
+
     pub fn game(&self, g: u32) -> GameInfo {
         let b = &self.bytes[..];
         let r = &b[self.games_at + g as usize * GAME..][..GAME];

@@ -39,6 +39,10 @@ pub struct QueryArgs {
     /// How many neighbours the move table counts (at least --top).
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub pool: u32,
+    /// List several positions of one game (by default each game once, at
+    /// its most similar position).
+    #[arg(long)]
+    pub all_plies: bool,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -61,10 +65,9 @@ struct Row {
 
 /// One line of the "what did the masters play" table.
 struct MoveLine {
-    /// SAN in the query position, or UCI when not legal there.
+    /// SAN in the query position.
     text: String,
     uci: String,
-    legal: bool,
     count: usize,
     /// Mean score for the side to move over neighbours with a known result.
     score: Option<f32>,
@@ -79,6 +82,10 @@ struct Report {
     pool: usize,
     rows: Vec<Row>,
     moves: Vec<MoveLine>,
+    /// Neighbours whose move is not legal in the query position.
+    other: usize,
+    /// At most one position per game.
+    per_game: bool,
     open_ms: f64,
     search_ms: f64,
 }
@@ -112,9 +119,11 @@ fn report(args: &QueryArgs) -> Result<Report, String> {
         .basis()
         .project(&weigh(&snapshot.features(), &index.idf()));
     let pool = args.pool.max(args.top) as usize;
-    let hits = nearest(index.vector_bytes(), &q, pool, |_| false);
+    let per_game = |i: usize| (!args.all_plies).then(|| index.game_of(i));
+    let hits = nearest(index.vector_bytes(), &q, pool, |_| false, per_game);
     let search_ms = start.elapsed().as_secs_f64() * 1e3;
 
+    let moves = move_table(&index, &hits, &chess, snapshot.black_to_move);
     let rows = hits
         .iter()
         .take(args.top as usize)
@@ -128,7 +137,9 @@ fn report(args: &QueryArgs) -> Result<Report, String> {
         k: index.k,
         pool: hits.len(),
         rows,
-        moves: move_table(&index, &hits, &chess, snapshot.black_to_move),
+        per_game: !args.all_plies,
+        other: hits.len() - moves.iter().map(|m| m.count).sum::<usize>(),
+        moves,
         open_ms,
         search_ms,
     })
@@ -186,17 +197,17 @@ fn move_table(index: &Index, hits: &[Hit], chess: &Chess, black_to_move: bool) -
     }
     // Most played first; the sort is stable, so ties keep the nearest first.
     tally.sort_by_key(|t| std::cmp::Reverse(t.1));
+    // A neighbour's move that is not legal here (a piece elsewhere) is no
+    // advice for this position: it is left out of the table and counted.
     tally
         .into_iter()
-        .map(|(code, count, sum, scored)| {
-            let san = move_san(chess, code);
-            MoveLine {
-                legal: san.is_some(),
-                text: san.unwrap_or_else(|| move_uci(code)),
+        .filter_map(|(code, count, sum, scored)| {
+            Some(MoveLine {
+                text: move_san(chess, code)?,
                 uci: move_uci(code),
                 count,
                 score: (scored > 0).then(|| sum / scored as f32),
-            }
+            })
         })
         .collect()
 }
@@ -218,7 +229,8 @@ fn text(r: &Report) -> String {
         "Index: {} positions from {} games, LSI with {} dimensions\n",
         r.positions, r.games, r.k
     );
-    let _ = writeln!(out, "Nearest {} positions:", r.rows.len());
+    let each = if r.per_game { " (one per game)" } else { "" };
+    let _ = writeln!(out, "Nearest {} positions{each}:", r.rows.len());
     let _ = writeln!(
         out,
         "{:>3}  {:>6}  {:>4}  {:<7}  {:<3}  {:>4}  {:<8}  game",
@@ -242,16 +254,19 @@ fn text(r: &Report) -> String {
     }
     let _ = writeln!(
         out,
-        "\nWhat the masters played in the {} nearest positions (score: for the side to move):",
-        r.pool
+        "\nWhat the masters played in the {} nearest positions{} (score: for the side to move):",
+        r.pool,
+        if r.per_game { ", one per game" } else { "" }
     );
     let _ = writeln!(out, "  {:<8}  {:>6}  {:>6}", "move", "played", "score");
     for m in &r.moves {
         let score = m
             .score
             .map_or("-".to_string(), |s| format!("{:.0}%", s * 100.0));
-        let mark = if m.legal { "" } else { " (not legal here)" };
-        let _ = writeln!(out, "  {:<8}  {:>6}  {:>6}{mark}", m.text, m.count, score);
+        let _ = writeln!(out, "  {:<8}  {:>6}  {:>6}", m.text, m.count, score);
+    }
+    if r.other > 0 {
+        let _ = writeln!(out, "  ({} played a move not legal here)", r.other);
     }
     let _ = writeln!(
         out,
@@ -306,10 +321,9 @@ fn json(r: &Report) -> String {
         .iter()
         .map(|m| {
             format!(
-                "{{\"move\":{},\"uci\":{},\"legal\":{},\"count\":{},\"score\":{}}}",
+                "{{\"move\":{},\"uci\":{},\"count\":{},\"score\":{}}}",
                 json_string(&m.text),
                 json_string(&m.uci),
-                m.legal,
                 m.count,
                 m.score.map_or("null".to_string(), |s| format!("{s:.4}"))
             )
@@ -317,7 +331,7 @@ fn json(r: &Report) -> String {
         .collect();
     format!(
         "{{\"fen\":{},\"side_to_move\":\"{}\",\"positions\":{},\"games\":{},\"dims\":{},\
-         \"neighbours\":[{}],\"pool\":{},\"moves\":[{}],\"open_ms\":{:.3},\"search_ms\":{:.3}}}\n",
+         \"neighbours\":[{}],\"pool\":{},\"moves\":[{}],\"other_moves\":{},\"open_ms\":{:.3},\"search_ms\":{:.3}}}\n",
         json_string(&r.fen),
         if r.black_to_move { "black" } else { "white" },
         r.positions,
@@ -326,6 +340,7 @@ fn json(r: &Report) -> String {
         rows.join(","),
         r.pool,
         moves.join(","),
+        r.other,
         r.open_ms,
         r.search_ms
     )

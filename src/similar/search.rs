@@ -31,8 +31,16 @@ fn dot(row: &[u8], q: &[f32]) -> f32 {
 }
 
 /// The `n` rows most similar to `q` (ties: the earlier row first), skipping
-/// the rows `skip` says to. `vectors` holds `q.len()` f32 per row.
-pub fn nearest(vectors: &[u8], q: &[f32], n: usize, skip: impl Fn(usize) -> bool) -> Vec<Hit> {
+/// the rows `skip` says to, and keeping only the best row of each group
+/// `group` names (say, one position per game). `vectors` holds `q.len()`
+/// f32 per row.
+pub fn nearest(
+    vectors: &[u8],
+    q: &[f32],
+    n: usize,
+    skip: impl Fn(usize) -> bool,
+    group: impl Fn(usize) -> Option<u32>,
+) -> Vec<Hit> {
     let mut best: Vec<Hit> = Vec::with_capacity(n + 1);
     if n == 0 || q.is_empty() {
         return best;
@@ -43,6 +51,14 @@ pub fn nearest(vectors: &[u8], q: &[f32], n: usize, skip: impl Fn(usize) -> bool
         let full = best.len() == n;
         if similarity.is_nan() || full && similarity <= best[n - 1].similarity || skip(i) {
             continue;
+        }
+        if let Some(g) = group(i)
+            && let Some(at) = best.iter().position(|h| group(h.index) == Some(g))
+        {
+            if best[at].similarity >= similarity {
+                continue;
+            }
+            best.remove(at);
         }
         let at = best.partition_point(|h| h.similarity >= similarity);
         best.insert(
@@ -81,13 +97,17 @@ mod tests {
         let v = bytes(&rows);
         let mut q = [0.0f32; 9];
         q[8] = 1.0;
-        let hits = nearest(&v, &q, 3, |_| false);
+        let hits = nearest(&v, &q, 3, |_| false, |_| None);
         let order: Vec<usize> = hits.iter().map(|h| h.index).collect();
         assert_eq!(order, [1, 3, 2]);
         assert!((hits[2].similarity - 0.8).abs() < 1e-6);
-        let skipped = nearest(&v, &q, 2, |i| i == 1);
+        let skipped = nearest(&v, &q, 2, |i| i == 1, |_| None);
         assert_eq!(skipped.iter().map(|h| h.index).collect::<Vec<_>>(), [3, 2]);
-        assert_eq!(nearest(&v, &q, 10, |_| false).len(), 5);
-        assert!(nearest(&v, &q, 0, |_| false).is_empty());
+        assert_eq!(nearest(&v, &q, 10, |_| false, |_| None).len(), 5);
+        assert!(nearest(&v, &q, 0, |_| false, |_| None).is_empty());
+        // Rows 1 and 2 in one group, 3 and 5 in another: the best of each.
+        let group = |i: usize| Some(u32::from(i >= 3));
+        let grouped = nearest(&v, &q, 3, |_| false, group);
+        assert_eq!(grouped.iter().map(|h| h.index).collect::<Vec<_>>(), [1, 3]);
     }
 }
