@@ -4,11 +4,13 @@
 //! search); the speed goes in the last line, `<nodes> nodes <nps> nps`, as
 //! OpenBench expects.
 
+use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::eval::EvalChoice;
-use crate::eval::nnue::{Kernels, SimdPath};
+use crate::eval::nnue::{Kernels, Network, SimdPath};
 use crate::position::Position;
 use crate::search::{Limits, SearchConfig, SearchControl, TranspositionTable, run_search};
 
@@ -125,17 +127,36 @@ pub struct BenchArgs {
     pub simd: Option<SimdPath>,
 }
 
+/// The evaluator `--eval` and `--net` ask for: `nnue` (the net of `--net`,
+/// else the embedded one) when `--net` alone is given, the engine's default
+/// evaluator when neither is.
+fn chosen_evaluator(eval: Option<&str>, net_file: Option<&Path>) -> Result<EvalChoice, String> {
+    let net = match net_file {
+        Some(path) => Some(Arc::new(
+            Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        )),
+        None => Network::embedded_default(),
+    };
+    let name = match eval {
+        Some(name) => name,
+        None if net_file.is_some() => "nnue",
+        None => return Ok(EvalChoice::default()),
+    };
+    match name {
+        "pst" => Ok(EvalChoice::Pst),
+        "nnue" => net.map(EvalChoice::Nnue).ok_or_else(|| {
+            "--eval nnue: this binary has no built-in net; give one with --net FILE".to_string()
+        }),
+        other => Err(format!("unknown evaluator '{other}' (pst or nnue)")),
+    }
+}
+
 pub fn run(args: BenchArgs) -> ExitCode {
     if let Some(Err(e)) = args.simd.map(Kernels::force) {
         eprintln!("error: {e}");
         return ExitCode::FAILURE;
     }
-    let eval_name = match (&args.eval, &args.net) {
-        (Some(name), _) => name.as_str(),
-        (None, Some(_)) => "nnue",
-        (None, None) => crate::eval::nnue::cli::LoadedNet::eval_option_values()[0],
-    };
-    let eval = match crate::eval::nnue::cli::bench_eval_choice(eval_name, args.net.as_deref()) {
+    let eval = match chosen_evaluator(args.eval.as_deref(), args.net.as_deref()) {
         Ok(eval) => eval,
         Err(e) => {
             eprintln!("error: {e}");
@@ -157,7 +178,7 @@ pub fn run(args: BenchArgs) -> ExitCode {
         println!(
             "pst {} nps, {} {} nps: {:.1}% of pst",
             pst.nps(),
-            eval_name,
+            eval.name(),
             chosen.nps(),
             100.0 * chosen.nps() as f64 / pst.nps().max(1) as f64
         );

@@ -1,5 +1,26 @@
 //! tarpon: a UCI chess engine with NNUE evaluation, an arena for engine
 //! matches, and an explainer of how engines think.
+//!
+//! # Module map
+//!
+//! Each module has one job and imports only the modules its row names
+//! (`tests/integration/architecture.rs` checks the table against the source,
+//! and that no two modules import each other). Read from the top: a module
+//! imports only modules above it.
+//!
+//! | Module | Its one job | May import |
+//! |---|---|---|
+//! | `rng` | SplitMix64, the one seeded generator behind keys, books and random nets | |
+//! | `position` | the board over shakmaty: FEN, moves, Zobrist keys, repetition history | `rng` |
+//! | `perft` | counting move-generation leaves: perft, divide, suites, the perft hash table | `position` |
+//! | `tablebase` | Syzygy files: finding and validating them, guarded WDL/DTZ probes, ranking root moves | `position` |
+//! | `eval` | static evaluation: PST, NNUE (format, features, accumulators, SIMD), endgame knowledge | `position`, `rng` |
+//! | `search` | PVS alpha-beta, transposition table, move ordering, time, Lazy SMP, tablebase scores | `eval`, `position`, `tablebase` |
+//! | `bench` | the fixed-depth bench: its signature and speed | `eval`, `position`, `search` |
+//! | `uci` | the UCI protocol: reader, options, engine state, `go` jobs, strength limit | `bench`, `eval`, `perft`, `position`, `rng`, `search`, `tablebase` |
+//! | `arena` | matches between engines: processes, clocks, referee, adjudication, Elo/SPRT, reports | `eval`, `position`, `rng`, `tablebase` |
+//! | `train` | self-play datagen, the record format and the NNUE trainer | `eval`, `position`, `search`, `tablebase` |
+//! | `explain` | showing how engines think: search trees, evaluation traces, annotated games, mazes | `eval`, `position`, `rng`, `search` |
 
 pub mod arena;
 pub mod bench;
@@ -7,6 +28,7 @@ pub mod eval;
 pub mod explain;
 pub mod perft;
 pub mod position;
+pub mod rng;
 pub mod search;
 pub mod similar;
 pub mod tablebase;

@@ -1,7 +1,6 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use tarpon::eval::nnue::cli as nnue_cli;
 use tarpon::perft;
 
 /// tarpon: a UCI chess engine. With no subcommand it speaks UCI on stdin/stdout.
@@ -25,9 +24,9 @@ enum Command {
     /// Find the master games that reached a position like this one (index and query).
     Similar(tarpon::similar::SimilarArgs),
     /// Print the static evaluation of a position (NNUE, PST and the feature set in use).
-    Eval(nnue_cli::EvalArgs),
+    Eval(tarpon::eval::cli::EvalArgs),
     /// Write a seeded random net (for benchmarks and tests, not for play).
-    RandomNet(nnue_cli::RandomNetArgs),
+    RandomNet(tarpon::eval::nnue::cli::RandomNetArgs),
     /// Write out the Stockfish 15.1 net embedded in a Stockfish binary.
     ExtractNet(tarpon::eval::nnue::extract::ExtractArgs),
     /// Play matches between engines (UCI or xboard) and measure Elo.
@@ -46,8 +45,8 @@ fn main() -> ExitCode {
         Some(Command::Similar(args)) => tarpon::similar::run(&args),
         Some(Command::Bench(args)) => tarpon::bench::run(args),
         Some(Command::Perft(args)) => perft::cli::run(args),
-        Some(Command::Eval(args)) => nnue_cli::run_eval(args),
-        Some(Command::RandomNet(args)) => nnue_cli::run_random_net(args),
+        Some(Command::Eval(args)) => tarpon::eval::cli::run_eval(args),
+        Some(Command::RandomNet(args)) => tarpon::eval::nnue::cli::run_random_net(args),
         Some(Command::ExtractNet(args)) => tarpon::eval::nnue::extract::run(args),
         Some(Command::Arena(args)) => tarpon::arena::run(*args),
         Some(Command::Datagen(args)) => tarpon::train::datagen::run(args),

@@ -9,6 +9,7 @@
 //! - [`openings`]: EPD and PGN books
 //! - [`game`]: one game
 //! - [`runner`]: the match: schedule, threads, progress, SPRT stop, Ctrl-C
+//! - [`outcome`]: how a match ended
 //! - [`stats`]: Elo, error bars, LOS, SPRT
 //! - [`faults`]: crashes, stalls, time losses, illegal moves and error reports per engine
 //! - [`pgn`], [`report`]: what is written down
@@ -20,6 +21,7 @@ pub mod engine;
 pub mod faults;
 pub mod game;
 pub mod openings;
+pub mod outcome;
 pub mod pgn;
 pub mod referee;
 pub mod report;

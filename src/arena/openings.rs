@@ -9,6 +9,8 @@ use std::path::Path;
 use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::{CastlingMode, Chess, Position, fen::Fen, uci::UciMove};
 
+use crate::rng::SplitMix64;
+
 /// One opening: a start position and book moves played from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
@@ -214,45 +216,12 @@ pub fn load(
     Ok((openings, skipped))
 }
 
-/// SplitMix64: a tiny, well-mixed generator, enough for shuffling a book
-/// reproducibly.
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    pub fn new(seed: u64) -> SplitMix64 {
-        SplitMix64(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in 0..n (n > 0), by rejection so there is no modulo bias.
-    pub fn below(&mut self, n: u64) -> u64 {
-        let zone = u64::MAX - u64::MAX % n;
-        loop {
-            let x = self.next_u64();
-            if x < zone {
-                return x % n;
-            }
-        }
-    }
-}
-
 /// The order in which book entries are used: `count` indices into a book
 /// of `len` entries, wrapping around when the book is shorter.
 pub fn sequence(len: usize, count: usize, order: Order) -> Vec<usize> {
     let mut indices: Vec<usize> = (0..len).collect();
     if let Order::Random { seed } = order {
-        let mut rng = SplitMix64::new(seed);
-        for i in (1..len).rev() {
-            let j = rng.below(i as u64 + 1) as usize;
-            indices.swap(i, j);
-        }
+        SplitMix64::new(seed).shuffle_unbiased(&mut indices);
     }
     (0..count).map(|k| indices[k % len]).collect()
 }

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::cli::MatchPlan;
 use super::faults::FaultTally;
-use super::runner::MatchOutcome;
+use super::outcome::MatchOutcome;
 use super::stats::{EloModel, Pentanomial, SprtVerdict, Wdl, estimate};
 
 /// Results of one pairing from the first engine's point of view.

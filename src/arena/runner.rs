@@ -3,10 +3,11 @@
 //! clean stop on Ctrl-C.
 
 use std::collections::HashMap;
-use std::fs::OpenOptions;
+use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::thread::JoinHandle;
 
 use crossbeam::channel::{Sender, unbounded};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -18,9 +19,10 @@ use super::clock::Clock;
 use super::engine::{self, Player};
 use super::faults::{FaultTally, Faults};
 use super::game::{self, GameRecord, GameSettings};
+use super::outcome::MatchOutcome;
 use super::pgn::{EventInfo, format_game};
 use super::report::{self, PairingStats};
-use super::stats::SprtVerdict;
+use super::stats::{Sprt, SprtVerdict};
 use super::tablebase::Tablebases;
 
 /// One game of the schedule.
@@ -166,15 +168,6 @@ fn interrupt_flag() -> Arc<AtomicBool> {
     .clone()
 }
 
-/// How a match ended.
-pub struct MatchOutcome {
-    pub interrupted: bool,
-    pub sprt: Option<SprtVerdict>,
-    pub error: Option<String>,
-    /// Faults of all engines together (the report has them per engine).
-    pub faults: u32,
-}
-
 pub fn run(plan: MatchPlan) -> Result<MatchOutcome, String> {
     let tablebases = match &plan.tb {
         Some(paths) => Some(Tablebases::open(paths)?),
@@ -182,31 +175,12 @@ pub fn run(plan: MatchPlan) -> Result<MatchOutcome, String> {
     };
     let pairs = pairings(plan.engines.len(), plan.schedule);
     let jobs = schedule(&pairs, plan.games_per_pairing);
-    let mut pgn_file = match &plan.pgn {
-        Some(path) => Some(
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("cannot open {}: {e}", path.display()))?,
-        ),
-        None => None,
-    };
+    let mut pgn = PgnLog::open(&plan)?;
     let interrupt = interrupt_flag();
     let stop = Arc::new(AtomicBool::new(false));
-    let info = EventInfo {
-        event: plan.event.clone(),
-        site: std::fs::read_to_string("/etc/hostname")
-            .map(|h| h.trim().to_string())
-            .unwrap_or_else(|_| "?".to_string()),
-    };
     let total = jobs.len();
     let concurrency = plan.concurrency.min(total.max(1));
-    let names: Vec<String> = plan.engines.iter().map(|e| e.name.clone()).collect();
-    let mut stats: Vec<PairingStats> = pairs
-        .iter()
-        .map(|&(a, b)| PairingStats::new(names[a].clone(), names[b].clone()))
-        .collect();
+    let mut scoreboard = Scoreboard::new(&plan, &pairs);
     let shared = Arc::new(Shared {
         plan,
         jobs,
@@ -215,49 +189,20 @@ pub fn run(plan: MatchPlan) -> Result<MatchOutcome, String> {
         tablebases,
     });
     let (tx, rx) = unbounded();
-    let mut handles = Vec::new();
-    for n in 0..concurrency {
-        let shared = shared.clone();
-        let tx = tx.clone();
-        let handle = std::thread::Builder::new()
-            .name(format!("arena worker {n}"))
-            .spawn(move || worker(&shared, tx))
-            .map_err(|e| format!("cannot start worker thread: {e}"))?;
-        handles.push(handle);
-    }
-    drop(tx);
-
-    let bar = ProgressBar::new(total as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:30.cyan/blue} {pos}/{len} games {elapsed_precise} {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let say = |bar: &ProgressBar, line: String| {
-        if bar.is_hidden() {
-            println!("{line}");
-        } else {
-            bar.println(line);
-        }
-    };
+    let handles = start_workers(&shared, concurrency, tx)?;
+    let progress = Progress::new(total);
     let mut outcome = MatchOutcome {
         interrupted: false,
         sprt: None,
         error: None,
         faults: 0,
     };
-    let mut faults = FaultTally::default();
-    for name in &names {
-        faults.add(name, Faults::default());
-    }
     let mut finished = 0u64;
-    let mut pending_pairs: HashMap<(usize, usize), f64> = HashMap::new();
     loop {
         if interrupt.load(Ordering::SeqCst) && !stop.load(Ordering::SeqCst) {
             outcome.interrupted = true;
             stop.store(true, Ordering::SeqCst);
-            say(&bar, "Interrupted: stopping the engines".to_string());
+            progress.say("Interrupted: stopping the engines".to_string());
         }
         let event = match rx.recv_timeout(std::time::Duration::from_millis(100)) {
             Ok(event) => event,
@@ -266,71 +211,205 @@ pub fn run(plan: MatchPlan) -> Result<MatchOutcome, String> {
         };
         let (job, record) = match event {
             Event::Fatal(message) => {
-                say(&bar, format!("error: {message}"));
+                progress.say(format!("error: {message}"));
                 outcome.error = Some(message);
                 continue;
             }
             Event::Finished(job, record) => (job, record),
         };
         finished += 1;
-        if let Some(file) = pgn_file.as_mut() {
-            let text = format_game(&record, &info, finished);
-            if let Err(e) = file.write_all(text.as_bytes()).and_then(|_| file.flush()) {
-                say(&bar, format!("error: cannot write PGN: {e}"));
-            }
-        }
-        let first = if job.first_is_white {
-            Color::White
-        } else {
-            Color::Black
-        };
-        faults.add(&record.white, record.faults[0]);
-        faults.add(&record.black, record.faults[1]);
-        let points = record.end.result.points_for(first);
-        let pairing = &mut stats[job.pairing];
-        pairing.wdl.add(points);
-        if let Some(other) = pending_pairs.remove(&(job.pairing, job.pair)) {
-            pairing.penta.add_pair(other, points);
-        } else {
-            pending_pairs.insert((job.pairing, job.pair), points);
-        }
-        say(
-            &bar,
-            format!(
-                "Finished game {finished} ({} vs {}): {} {{{}}}",
-                record.white,
-                record.black,
-                record.end.result.pgn(),
-                record.end.reason
-            ),
-        );
-        bar.inc(1);
-        bar.set_message(pairing.live_line());
-        if let Some(sprt) = shared.plan.sprt {
-            let verdict = sprt.verdict(&pairing.penta);
-            if verdict != SprtVerdict::Continue && outcome.sprt.is_none() {
-                outcome.sprt = Some(verdict);
-                stop.store(true, Ordering::SeqCst);
-                say(
-                    &bar,
-                    format!("SPRT: {} accepted, stopping", report::verdict_name(verdict)),
-                );
-            }
+        pgn.write(&record, finished, &progress);
+        let pairing = scoreboard.add(job, &record);
+        progress.game_finished(finished, &record, pairing);
+        if outcome.sprt.is_none()
+            && let Some(verdict) = sprt_decision(shared.plan.sprt, pairing)
+        {
+            outcome.sprt = Some(verdict);
+            stop.store(true, Ordering::SeqCst);
+            progress.say(format!(
+                "SPRT: {} accepted, stopping",
+                report::verdict_name(verdict)
+            ));
         }
     }
     for handle in handles {
         let _ = handle.join();
     }
-    bar.finish_and_clear();
-    outcome.faults = faults.total();
-    let table = report::final_table(&shared.plan, &stats, &faults, &outcome);
+    progress.finish();
+    outcome.faults = scoreboard.faults.total();
+    write_results(&shared.plan, &scoreboard, &outcome)?;
+    Ok(outcome)
+}
+
+/// Starts `count` worker threads taking games from `shared`'s schedule.
+fn start_workers(
+    shared: &Arc<Shared>,
+    count: usize,
+    events: Sender<Event>,
+) -> Result<Vec<JoinHandle<()>>, String> {
+    let mut handles = Vec::new();
+    for n in 0..count {
+        let shared = shared.clone();
+        let events = events.clone();
+        let handle = std::thread::Builder::new()
+            .name(format!("arena worker {n}"))
+            .spawn(move || worker(&shared, events))
+            .map_err(|e| format!("cannot start worker thread: {e}"))?;
+        handles.push(handle);
+    }
+    Ok(handles)
+}
+
+/// The live progress bar, and the lines printed above it (or plainly when
+/// there is no terminal to draw the bar on).
+struct Progress {
+    bar: ProgressBar,
+}
+
+impl Progress {
+    fn new(games: usize) -> Progress {
+        let bar = ProgressBar::new(games as u64);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{bar:30.cyan/blue} {pos}/{len} games {elapsed_precise} {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        Progress { bar }
+    }
+
+    fn say(&self, line: String) {
+        if self.bar.is_hidden() {
+            println!("{line}");
+        } else {
+            self.bar.println(line);
+        }
+    }
+
+    /// Announces game `number` and shows its pairing's standing.
+    fn game_finished(&self, number: u64, record: &GameRecord, pairing: &PairingStats) {
+        self.say(format!(
+            "Finished game {number} ({} vs {}): {} {{{}}}",
+            record.white,
+            record.black,
+            record.end.result.pgn(),
+            record.end.reason
+        ));
+        self.bar.inc(1);
+        self.bar.set_message(pairing.live_line());
+    }
+
+    fn finish(self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// The `--pgn` file, games appended as they finish.
+struct PgnLog {
+    file: Option<File>,
+    info: EventInfo,
+}
+
+impl PgnLog {
+    fn open(plan: &MatchPlan) -> Result<PgnLog, String> {
+        let file = match &plan.pgn {
+            Some(path) => Some(
+                OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| format!("cannot open {}: {e}", path.display()))?,
+            ),
+            None => None,
+        };
+        let info = EventInfo {
+            event: plan.event.clone(),
+            site: std::fs::read_to_string("/etc/hostname")
+                .map(|h| h.trim().to_string())
+                .unwrap_or_else(|_| "?".to_string()),
+        };
+        Ok(PgnLog { file, info })
+    }
+
+    /// Appends game `round`; a write error is reported and the match goes on.
+    fn write(&mut self, record: &GameRecord, round: u64, progress: &Progress) {
+        if let Some(file) = self.file.as_mut() {
+            let text = format_game(record, &self.info, round);
+            if let Err(e) = file.write_all(text.as_bytes()).and_then(|_| file.flush()) {
+                progress.say(format!("error: cannot write PGN: {e}"));
+            }
+        }
+    }
+}
+
+/// Results so far: per pairing (with game pairs matched up for the
+/// pentanomial counts) and faults per engine.
+struct Scoreboard {
+    pairings: Vec<PairingStats>,
+    faults: FaultTally,
+    /// Points of the first engine in a pair's first finished game, until
+    /// the other game of the pair finishes.
+    half_pairs: HashMap<(usize, usize), f64>,
+}
+
+impl Scoreboard {
+    fn new(plan: &MatchPlan, pairs: &[(usize, usize)]) -> Scoreboard {
+        let names: Vec<String> = plan.engines.iter().map(|e| e.name.clone()).collect();
+        let mut faults = FaultTally::default();
+        for name in &names {
+            faults.add(name, Faults::default());
+        }
+        Scoreboard {
+            pairings: pairs
+                .iter()
+                .map(|&(a, b)| PairingStats::new(names[a].clone(), names[b].clone()))
+                .collect(),
+            faults,
+            half_pairs: HashMap::new(),
+        }
+    }
+
+    /// Counts a finished game; returns its pairing's standing.
+    fn add(&mut self, job: Job, record: &GameRecord) -> &PairingStats {
+        let first = if job.first_is_white {
+            Color::White
+        } else {
+            Color::Black
+        };
+        self.faults.add(&record.white, record.faults[0]);
+        self.faults.add(&record.black, record.faults[1]);
+        let points = record.end.result.points_for(first);
+        let pairing = &mut self.pairings[job.pairing];
+        pairing.wdl.add(points);
+        if let Some(other) = self.half_pairs.remove(&(job.pairing, job.pair)) {
+            pairing.penta.add_pair(other, points);
+        } else {
+            self.half_pairs.insert((job.pairing, job.pair), points);
+        }
+        pairing
+    }
+}
+
+/// The SPRT's verdict on `pairing` once it accepts a hypothesis.
+fn sprt_decision(sprt: Option<Sprt>, pairing: &PairingStats) -> Option<SprtVerdict> {
+    let verdict = sprt?.verdict(&pairing.penta);
+    (verdict != SprtVerdict::Continue).then_some(verdict)
+}
+
+/// Prints the final table and writes the `--report` file.
+fn write_results(
+    plan: &MatchPlan,
+    scoreboard: &Scoreboard,
+    outcome: &MatchOutcome,
+) -> Result<(), String> {
+    let table = report::final_table(plan, &scoreboard.pairings, &scoreboard.faults, outcome);
     println!("{table}");
-    if let Some(path) = &shared.plan.report {
-        let markdown = report::markdown(&shared.plan, &table);
+    if let Some(path) = &plan.report {
+        let markdown = report::markdown(plan, &table);
         std::fs::write(path, markdown)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    Ok(outcome)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -3,31 +3,42 @@
 //! interchangeable (UCI option `Eval`). Endgame knowledge by material
 //! ([`endgame`]) is laid over whichever evaluator runs, by the search.
 
+pub mod cli;
 pub mod endgame;
 pub mod nnue;
 pub mod pst;
+pub mod report;
 
 use std::sync::Arc;
 
 use crate::position::{PieceChanges, Position};
 
 /// Which evaluator the search uses (UCI option `Eval`).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub enum EvalChoice {
     /// Sunfish's material and piece-square tables ([`pst::PstEvaluator`]).
-    #[default]
     Pst,
     /// A neural net ([`nnue::NnueEvaluator`]).
     Nnue(Arc<nnue::Network>),
 }
 
-impl EvalChoice {
-    /// The evaluator to use when the user chose none: the net built into
-    /// the binary once a trained one exists, the PST until then.
-    pub fn preferred() -> EvalChoice {
+impl Default for EvalChoice {
+    /// What the engine plays with: the net built into the binary, the PST
+    /// only when the binary carries none.
+    fn default() -> EvalChoice {
         match nnue::Network::embedded_default() {
             Some(net) => EvalChoice::Nnue(net),
             None => EvalChoice::Pst,
+        }
+    }
+}
+
+impl EvalChoice {
+    /// The name the UCI option `Eval` and `bench --eval` use for it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EvalChoice::Pst => "pst",
+            EvalChoice::Nnue(_) => "nnue",
         }
     }
 }

@@ -6,7 +6,6 @@ pub mod evaluator;
 pub mod game;
 pub mod json;
 pub mod maze;
-pub mod rng;
 pub mod trace;
 pub mod tree;
 

@@ -51,10 +51,6 @@ impl PerftTable {
         })
     }
 
-    pub fn size_bytes(&self) -> usize {
-        self.buckets.len() * size_of::<Bucket>()
-    }
-
     fn bucket(&self, key: u64) -> &Bucket {
         // Multiply-shift maps the key onto any table size without a division.
         let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;

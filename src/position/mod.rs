@@ -10,9 +10,6 @@
 mod changes;
 pub mod zobrist;
 
-/// Perft used to live here; the path stays valid for callers.
-pub use crate::perft;
-
 use std::fmt;
 
 use shakmaty::{
@@ -212,6 +209,11 @@ impl Position {
         }
         self.state_key = zobrist::state_key(&self.chess);
         self.key = key ^ self.state_key;
+        debug_assert_eq!(
+            self.key,
+            zobrist::full_key(&self.chess),
+            "incremental Zobrist key differs from a fresh one after {m:?}"
+        );
 
         let irreversible =
             m.is_zeroing() || self.chess.castles().castling_rights() != rights_before;
@@ -247,6 +249,11 @@ impl Position {
         let new_state = zobrist::state_key(&self.chess);
         self.key ^= self.state_key ^ new_state;
         self.state_key = new_state;
+        debug_assert_eq!(
+            self.key,
+            zobrist::full_key(&self.chess),
+            "incremental Zobrist key differs from a fresh one after a null move"
+        );
         // A null move breaks every repetition chain through it.
         self.reversible_plies = 0;
         self.keys.push(self.key);

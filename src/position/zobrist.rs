@@ -7,14 +7,7 @@
 
 use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Piece, Position as _, Square};
 
-/// SplitMix64: tiny, statistically good, usable in `const fn`.
-pub(crate) const fn splitmix(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
+use crate::rng::SplitMix64;
 
 struct Keys {
     /// Indexed by `piece_index(piece) * 64 + square`.
@@ -27,32 +20,26 @@ struct Keys {
 }
 
 const KEYS: Keys = {
-    let mut state = 0x7A5B_0F1C_2D3E_4F60_u64;
+    let mut rng = SplitMix64::new(0x7A5B_0F1C_2D3E_4F60);
     let mut pieces = [0u64; 12 * 64];
     let mut i = 0;
     while i < pieces.len() {
-        let (s, v) = splitmix(state);
-        state = s;
-        pieces[i] = v;
+        pieces[i] = rng.next_u64();
         i += 1;
     }
     let mut castling = [0u64; 64];
     i = 0;
     while i < 64 {
-        let (s, v) = splitmix(state);
-        state = s;
-        castling[i] = v;
+        castling[i] = rng.next_u64();
         i += 1;
     }
     let mut en_passant_file = [0u64; 8];
     i = 0;
     while i < 8 {
-        let (s, v) = splitmix(state);
-        state = s;
-        en_passant_file[i] = v;
+        en_passant_file[i] = rng.next_u64();
         i += 1;
     }
-    let (_, black_to_move) = splitmix(state);
+    let black_to_move = rng.next_u64();
     Keys {
         pieces,
         castling,

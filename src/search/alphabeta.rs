@@ -8,10 +8,12 @@ use shakmaty::{Move, MoveList};
 
 use super::check::gives_check;
 use super::movepick::{MovePicker, is_tactical};
-use super::score::{DRAW, INFINITE, MATE_BOUND, MAX_PLY, eval_can_judge, is_mate_score, mated_in};
+use super::score::{
+    DRAW, INFINITE, MATE_BOUND, MAX_PLY, eval_can_judge, is_mate_score, is_node_score, mated_in,
+};
 use super::searcher::{NO_EVAL, Searcher};
 use super::see::see_at_least;
-use super::tt::{Bound, bound_allows, pack_move, refines_eval, unpack_move};
+use super::tt::{Bound, bound_allows, pack_move, unpack_move};
 use crate::eval::Evaluator;
 
 /// Late-move reduction in plies by [depth][move number]: grows with the log of
@@ -57,6 +59,8 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         ply: usize,
         cut_node: bool,
     ) -> i32 {
+        debug_assert!(alpha < beta, "empty window {alpha}..{beta} at ply {ply}");
+        debug_assert!(ply < MAX_PLY, "ply {ply} beyond MAX_PLY");
         let root = ply == 0;
         let is_pv = beta - alpha > 1;
         self.pv_len[ply] = ply;
@@ -107,15 +111,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let (static_eval, eval) = if in_check {
             (NO_EVAL, NO_EVAL)
         } else {
-            let se = match hit {
-                Some(h) if h.eval != NO_EVAL => h.eval,
-                _ => self.evaluate(),
-            };
-            let e = match hit {
-                Some(h) if refines_eval(h.bound, h.score, se) => h.score,
-                _ => se,
-            };
-            (se, e)
+            self.evaluate_with_table(hit)
         };
         self.stack[ply].static_eval = static_eval;
         // Better than two plies ago (the same side's last evaluation); near the
@@ -245,6 +241,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                     score = -self.negamax(-beta, -alpha, new_depth, ply + 1, false);
                 }
             }
+            debug_assert!(is_node_score(score), "{score} after {m} at ply {ply}");
             self.unmake();
             if self.stopped {
                 return 0;
@@ -287,13 +284,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             // Every move was pruned or excluded (root with searchmoves/MultiPV): fail low.
             return if root { alpha } else { best_score.max(alpha) };
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_move.is_some() && best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of_search(best_score, original_alpha, beta, best_move.is_some());
         // MultiPV lines after the first exclude moves: their scores are not the node's.
         if !(root && self.pv_index > 0) {
             self.shared.tt.store(
@@ -337,6 +328,10 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         self.eval.push_null();
         self.stats.null_tries += 1;
         let score = -self.negamax(-beta, -beta + 1, depth - reduction, ply + 1, !cut_node);
+        debug_assert!(
+            is_node_score(score),
+            "{score} after a null move at ply {ply}"
+        );
         self.unmake();
         if self.stopped || score < beta {
             return None;

@@ -293,11 +293,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let Some(rm) = self.root_moves.get(index) else {
             return;
         };
-        let score = if rm.score == -INFINITE {
-            rm.prev_score
-        } else {
-            rm.score
-        };
+        let score = rm.latest_score();
         if score == -INFINITE {
             return;
         }

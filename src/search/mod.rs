@@ -12,6 +12,8 @@ pub mod score;
 mod searcher;
 pub mod see;
 pub mod stats;
+pub mod tb_probe;
+pub mod tb_score;
 mod threads;
 pub mod time;
 pub mod tt;
@@ -25,6 +27,7 @@ use crate::position::Position;
 
 pub use history::HistoryStore;
 pub use score::Score;
+pub use threads::MAX_THREADS;
 pub use tt::TranspositionTable;
 
 /// What `go` asked for. Absent fields impose no limit.
@@ -145,7 +148,9 @@ pub struct SearchOutcome {
     pub ponder: Option<Move>,
     /// Best first; as many as MultiPV asked for (and legal moves allow).
     pub lines: Vec<PvLine>,
-    /// Last completed iteration of the main thread.
+    /// Deepest completed iteration: the main thread's, or a helper's when
+    /// one completed a deeper iteration (its lines and `seldepth` are then
+    /// the search's result too).
     pub depth: u32,
     pub seldepth: u32,
     /// Nodes of all threads.

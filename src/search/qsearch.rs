@@ -6,10 +6,10 @@
 use shakmaty::Move;
 
 use super::movepick::MovePicker;
-use super::score::{DRAW, INFINITE, MAX_PLY, mated_in};
+use super::score::{DRAW, INFINITE, MAX_PLY, is_node_score, mated_in};
 use super::searcher::{NO_EVAL, Searcher};
 use super::see::{see_at_least, see_value};
-use super::tt::{Bound, bound_allows, pack_move, refines_eval, unpack_move};
+use super::tt::{Bound, bound_allows, pack_move, unpack_move};
 use crate::eval::Evaluator;
 
 /// Captures that cannot lift the score to alpha even with this much to spare are skipped.
@@ -17,6 +17,8 @@ const DELTA_MARGIN: i32 = 200;
 
 impl<E: Evaluator> Searcher<'_, '_, E> {
     pub fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        debug_assert!(alpha < beta, "empty window {alpha}..{beta} at ply {ply}");
+        debug_assert!(ply < MAX_PLY, "ply {ply} beyond MAX_PLY");
         self.pv_len[ply] = ply;
         if self.tick() {
             return 0;
@@ -47,17 +49,10 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             static_eval = NO_EVAL;
             best_score = -INFINITE;
         } else {
-            static_eval = match hit {
-                Some(h) if h.eval != NO_EVAL => h.eval,
-                _ => self.evaluate(),
-            };
             // Standing pat: the side to move need not capture. (Checked before
             // generating moves, so a stalemate can stand pat here; the main
             // search above recognises stalemates.)
-            best_score = match hit {
-                Some(h) if refines_eval(h.bound, h.score, static_eval) => h.score,
-                _ => static_eval,
-            };
+            (static_eval, best_score) = self.evaluate_with_table(hit);
             if best_score >= beta {
                 return best_score;
             }
@@ -89,6 +84,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             }
             self.make(ply, m);
             let score = -self.qsearch(-beta, -alpha, ply + 1);
+            debug_assert!(is_node_score(score), "{score} after {m} at ply {ply}");
             self.unmake();
             if self.stopped {
                 return 0;
@@ -108,13 +104,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             }
         }
 
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_move.is_some() && best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of_search(best_score, original_alpha, beta, best_move.is_some());
         self.shared.tt.store(
             key,
             ply,

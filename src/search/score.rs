@@ -19,6 +19,13 @@ pub use crate::eval::endgame::KNOWN_WIN;
 const _: () = assert!(crate::eval::endgame::MAX_KNOWN_WIN < EVAL_LIMIT);
 pub const DRAW: i32 = 0;
 
+/// Whether a node's search result is a score at all: no line scores more
+/// than mating at once or less than being mated at once (`-INFINITE` and
+/// `INFINITE` are window edges, never results below the root).
+pub fn is_node_score(score: i32) -> bool {
+    (-MATE..=MATE).contains(&score)
+}
+
 pub fn is_mate_score(score: i32) -> bool {
     score.abs() >= MATE_BOUND
 }

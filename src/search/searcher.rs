@@ -6,12 +6,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use shakmaty::{Move, Position as _, Role};
 
 use super::history::History;
-use super::score::{EVAL_LIMIT, MAX_PLY};
+use super::score::{EVAL_LIMIT, INFINITE, MAX_PLY, Score};
 use super::stats::{IterationStats, SearchStats};
+use super::tb_probe::SearchProbe;
 use super::time::{Clock, TimeBudget};
+use super::tt::{TtHit, refines_eval};
 use super::{Limits, SearchConfig, SearchControl, TranspositionTable};
 use crate::eval::{Evaluator, endgame};
-use crate::position::Position;
+use crate::position::{Position, zobrist};
 
 /// Marks "no static evaluation" (in check) in the ply stack and the table.
 pub const NO_EVAL: i32 = i16::MIN as i32;
@@ -50,6 +52,18 @@ pub struct RootMove {
     pub prev_score: i32,
     pub pv: Vec<Move>,
     pub seldepth: usize,
+}
+
+impl RootMove {
+    /// The score to show for this move: this iteration's once it is
+    /// resolved, else the last resolved one (`-INFINITE` before any).
+    pub fn latest_score(&self) -> i32 {
+        if self.score == -INFINITE {
+            self.prev_score
+        } else {
+            self.score
+        }
+    }
 }
 
 #[derive(Clone, Copy, Default)]
@@ -104,7 +118,7 @@ pub struct Searcher<'a, 'o, E: Evaluator> {
     /// iteration, which the main thread may adopt when it is deeper than its own.
     pub completed: CompletedIteration,
     /// Tablebase probing: root ranking, tree probes, `tbhits`.
-    pub tb: crate::tablebase::SearchProbe,
+    pub tb: SearchProbe,
 }
 
 impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
@@ -138,7 +152,7 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
             stats: SearchStats::default(),
             iterations: Vec::new(),
             completed: CompletedIteration::default(),
-            tb: crate::tablebase::SearchProbe::new(&shared.config.syzygy),
+            tb: SearchProbe::new(&shared.config.syzygy),
         }
     }
 
@@ -163,18 +177,55 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
         endgame::adjust(self.pos.chess(), eval).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
+    /// The static evaluation of a node not in check (the table's when it
+    /// stored one, which saves the evaluation) and that evaluation
+    /// sharpened by the table's bound where the bound says more.
+    #[inline]
+    pub fn evaluate_with_table(&mut self, hit: Option<TtHit>) -> (i32, i32) {
+        let static_eval = match hit {
+            Some(h) if h.eval != NO_EVAL => h.eval,
+            _ => self.evaluate(),
+        };
+        let eval = match hit {
+            Some(h) if refines_eval(h.bound, h.score, static_eval) => h.score,
+            _ => static_eval,
+        };
+        (static_eval, eval)
+    }
+
     pub fn make(&mut self, ply: usize, m: Move) {
+        // Every move played comes from this position's legal moves (table
+        // moves are matched against them): a stale or colliding table entry
+        // must never reach `make`.
+        debug_assert!(
+            self.pos.chess().is_legal(m),
+            "{m} not legal in {}",
+            self.pos.fen()
+        );
         self.stack[ply].mv = Some(m);
         let changes = self.pos.make(m);
         // The child probes the table first thing; start that load now so it
         // overlaps the evaluation update.
         self.shared.tt.prefetch(self.pos.key());
         self.eval.push(&self.pos, &changes);
+        self.debug_assert_key();
     }
 
     pub fn unmake(&mut self) {
         self.pos.unmake();
         self.eval.pop();
+        self.debug_assert_key();
+    }
+
+    /// The incrementally updated key equals the key computed from scratch
+    /// (the table and repetition detection rely on it). Debug builds only.
+    fn debug_assert_key(&self) {
+        debug_assert_eq!(
+            self.pos.key(),
+            zobrist::full_key(self.pos.chess()),
+            "incremental key wrong in {}",
+            self.pos.fen()
+        );
     }
 
     /// The side to move has a piece other than pawns and king (null move is
@@ -257,6 +308,23 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
     /// Publishes this thread's node count now.
     pub fn publish_nodes(&self) {
         self.shared.nodes[self.id].0.store(self.nodes, Relaxed);
+    }
+
+    /// Called by the main thread when an iteration completes: a snapshot
+    /// of its best line and counters for `explain trace`.
+    pub fn record_iteration(&mut self, depth: i32) {
+        let Some(best) = self.root_moves.first() else {
+            return;
+        };
+        self.iterations.push(IterationStats {
+            depth: depth.max(0) as u32,
+            seldepth: best.seldepth as u32,
+            score: Score::from_internal(best.latest_score()),
+            nodes: self.nodes,
+            time_ms: self.timer.as_ref().map_or(0, |t| t.clock.elapsed_ms()),
+            pv: best.pv.clone(),
+            stats: self.stats,
+        });
     }
 
     pub fn update_pv(&mut self, ply: usize, m: Move) {

@@ -5,8 +5,6 @@
 use shakmaty::Move;
 
 use super::score::Score;
-use super::searcher::Searcher;
-use crate::eval::Evaluator;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchStats {
@@ -41,27 +39,4 @@ pub struct IterationStats {
     pub time_ms: u64,
     pub pv: Vec<Move>,
     pub stats: SearchStats,
-}
-
-impl<E: Evaluator> Searcher<'_, '_, E> {
-    /// Called by the main thread when an iteration completes.
-    pub fn record_iteration(&mut self, depth: i32) {
-        let Some(best) = self.root_moves.first() else {
-            return;
-        };
-        let score = if best.score == -super::score::INFINITE {
-            best.prev_score
-        } else {
-            best.score
-        };
-        self.iterations.push(IterationStats {
-            depth: depth.max(0) as u32,
-            seldepth: best.seldepth as u32,
-            score: Score::from_internal(score),
-            nodes: self.nodes,
-            time_ms: self.timer.as_ref().map_or(0, |t| t.clock.elapsed_ms()),
-            pv: best.pv.clone(),
-            stats: self.stats,
-        });
-    }
 }

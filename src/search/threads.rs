@@ -161,11 +161,7 @@ pub fn search_with<E: Evaluator, F: Fn() -> E + Sync>(
         .iter()
         .take(multipv)
         .map(|rm| PvLine {
-            score: Score::from_internal(if rm.score == -super::score::INFINITE {
-                rm.prev_score
-            } else {
-                rm.score
-            }),
+            score: Score::from_internal(rm.latest_score()),
             pv: rm.pv.clone(),
         })
         .collect();

@@ -22,6 +22,28 @@ pub enum Bound {
     Exact,
 }
 
+impl Bound {
+    /// What a node's best score says, searched with the window
+    /// `original_alpha..beta`: a fail-high is a lower bound, a score above
+    /// alpha with a move that reached it is exact, anything else an upper
+    /// bound.
+    #[inline]
+    pub fn of_search(
+        best_score: i32,
+        original_alpha: i32,
+        beta: i32,
+        has_best_move: bool,
+    ) -> Bound {
+        if best_score >= beta {
+            Bound::Lower
+        } else if has_best_move && best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// A table hit, with the score already converted back to the probing ply.
 #[derive(Clone, Copy, Debug)]
 pub struct TtHit {
@@ -161,9 +183,11 @@ fn decode(data: u64) -> Decoded {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one bucket). Panics only if
-    /// the allocation fails, like any `Vec`; use [`TranspositionTable::resize`]
-    /// for sizes that come from users.
+    /// A table of about `mb` megabytes (at least one bucket). A size that
+    /// [`TranspositionTable::resize`] refuses (out of range, more than the
+    /// machine has, or an allocation that fails) gives a 1 MB table instead;
+    /// only a failure to allocate even that panics. Sizes that come from
+    /// users go through `resize`, which says why it refuses.
     pub fn new(mb: usize) -> TranspositionTable {
         let mut tt = TranspositionTable {
             buckets: Vec::new(),

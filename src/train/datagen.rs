@@ -25,8 +25,8 @@ use super::data::{DataError, GameResult, PackedPosition, RecordWriter, TrainingP
 use crate::eval::EvalChoice;
 use crate::eval::endgame::KNOWN_WIN;
 use crate::eval::nnue::Network;
-use crate::eval::nnue::random::Rng;
 use crate::position::{Position, START_FEN};
+use crate::rng::SplitMix64;
 use crate::search::{
     GameMemory, HistoryStore, Limits, Score, SearchConfig, SearchControl, TranspositionTable,
     run_search_in_game,
@@ -211,7 +211,7 @@ impl Openings {
         Ok(Openings(lines))
     }
 
-    fn pick(&self, rng: &mut Rng) -> Position {
+    fn pick(&self, rng: &mut SplitMix64) -> Position {
         let fen = &self.0[rng.below(self.0.len())];
         Position::from_fen(fen, false).expect("validated when loaded")
     }
@@ -234,13 +234,13 @@ struct GameSetup<'a> {
 
 /// The seed of game `game` in a run seeded with `seed`.
 fn game_seed(seed: u64, game: u64) -> u64 {
-    let mut rng = Rng::new(seed ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut rng = SplitMix64::new(seed ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     rng.next_u64()
 }
 
 /// Plays the opening: a book position, then random legal moves (a fresh
 /// start when they run into a finished game).
-fn opening(setup: &GameSetup, rng: &mut Rng) -> Position {
+fn opening(setup: &GameSetup, rng: &mut SplitMix64) -> Position {
     'retry: loop {
         let mut pos = setup.openings.pick(rng);
         for _ in 0..setup.args.random_plies {
@@ -285,7 +285,7 @@ fn keep(pos: &Position, best: &Move, score: Score) -> Option<i16> {
 }
 
 fn play_game(setup: &GameSetup, game: u64, tt: &TranspositionTable) -> PlayedGame {
-    let mut rng = Rng::new(game_seed(setup.args.seed, game));
+    let mut rng = SplitMix64::new(game_seed(setup.args.seed, game));
     let mut pos = opening(setup, &mut rng);
     let mut adjudicator = Adjudicator::new(setup.args);
     let limits = Limits {

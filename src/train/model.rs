@@ -11,12 +11,11 @@
 
 use shakmaty::{Color, Piece, Square};
 
-use crate::eval::nnue::format::STOCKFISH12_OUTPUT_SCALE;
-use crate::eval::nnue::layers::{Affine, FeatureTransformer};
+use crate::eval::nnue::layers::{Affine, FeatureTransformer, STOCKFISH_OUTPUT_SCALE};
 use crate::eval::nnue::network::output_bucket;
-use crate::eval::nnue::random::Rng;
 use crate::eval::nnue::simd::{ACTIVATION_MAX, WEIGHT_SCALE_BITS};
 use crate::eval::nnue::{FeatureSet, NetError, Network};
+use crate::rng::SplitMix64;
 
 /// Float output 1.0 is this many centipawns.
 pub const CP_PER_UNIT: f32 = 600.0;
@@ -26,7 +25,7 @@ const ACTIVATION_ONE: f32 = ACTIVATION_MAX as f32;
 /// by `WEIGHT_SCALE_BITS`).
 const HIDDEN_WEIGHT_ONE: f32 = (1 << WEIGHT_SCALE_BITS) as f32;
 /// The inference divides the raw output by this to get centipawns.
-const OUTPUT_SCALE: i32 = STOCKFISH12_OUTPUT_SCALE;
+const OUTPUT_SCALE: i32 = STOCKFISH_OUTPUT_SCALE;
 /// Output-layer weight 1.0 is this integer: raw = Σ w_q · 127a + b_q must
 /// equal OUTPUT_SCALE · CP_PER_UNIT · (Σ w a + b).
 const OUTPUT_WEIGHT_ONE: f32 = OUTPUT_SCALE as f32 * CP_PER_UNIT / ACTIVATION_ONE;
@@ -70,21 +69,17 @@ pub struct Dense {
 }
 
 impl Dense {
-    fn random(inputs: usize, outputs: usize, rng: &mut Rng) -> Dense {
+    fn random(inputs: usize, outputs: usize, rng: &mut SplitMix64) -> Dense {
         let bound = (1.0 / inputs as f32).sqrt();
         Dense {
             inputs,
             outputs,
-            weights: (0..inputs * outputs).map(|_| uniform(rng, bound)).collect(),
-            biases: (0..outputs).map(|_| uniform(rng, bound)).collect(),
+            weights: (0..inputs * outputs)
+                .map(|_| rng.symmetric_f32(bound))
+                .collect(),
+            biases: (0..outputs).map(|_| rng.symmetric_f32(bound)).collect(),
         }
     }
-}
-
-/// Uniform in `[-bound, bound]`.
-pub fn uniform(rng: &mut Rng, bound: f32) -> f32 {
-    let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
-    (2.0 * unit - 1.0) * bound
 }
 
 /// Dense layers per output bucket: `2N → h1`, `h1 → h2`, `h2 → 1`.
@@ -111,15 +106,15 @@ pub type ActiveRows = Vec<u32>;
 
 impl Model {
     pub fn random(features: FeatureSet, half_dims: usize, hidden: [usize; 2], seed: u64) -> Model {
-        let mut rng = Rng::new(seed);
+        let mut rng = SplitMix64::new(seed);
         let rows = features.dimensions() + factor_width(features);
         // Small input weights; biases spread over the linear part of the
         // clipped ReLU so every neuron starts out passing gradient.
         let ft_weights = (0..rows * half_dims)
-            .map(|_| uniform(&mut rng, 0.02))
+            .map(|_| rng.symmetric_f32(0.02))
             .collect();
         let ft_biases = (0..half_dims)
-            .map(|_| 0.25 + uniform(&mut rng, 0.2))
+            .map(|_| 0.25 + rng.symmetric_f32(0.2))
             .collect();
         let sizes = [2 * half_dims, hidden[0], hidden[1], 1];
         let layers = sizes

@@ -23,8 +23,8 @@ use super::data::{PackedPosition, read_records};
 use super::model::{ActiveRows, CP_PER_UNIT, DenseGrads, Model, Pass};
 use super::optim::{Optimiser, SparseGrad};
 use crate::eval::nnue::network::MAX_BUCKETS;
-use crate::eval::nnue::random::Rng;
 use crate::eval::nnue::{FeatureSet, Kernels, Network};
+use crate::rng::SplitMix64;
 
 /// Feature sets selectable on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -256,16 +256,10 @@ fn load_data(args: &TrainArgs) -> Result<(Vec<PackedPosition>, Vec<PackedPositio
         }
         return Ok((all, val));
     }
-    shuffle(&mut all, &mut Rng::new(args.seed ^ 0x5EED_DA7A));
+    SplitMix64::new(args.seed ^ 0x5EED_DA7A).shuffle(&mut all);
     let val = ((all.len() as f64 * args.val_split).round() as usize).min(all.len() - 1);
     let train = all.split_off(val);
     Ok((train, all))
-}
-
-pub fn shuffle<T>(items: &mut [T], rng: &mut Rng) {
-    for i in (1..items.len()).rev() {
-        items.swap(i, rng.below(i + 1));
-    }
 }
 
 fn initial_state(args: &TrainArgs) -> Result<Checkpoint, String> {
@@ -372,14 +366,12 @@ fn train_in_pool(args: &TrainArgs) -> Result<TrainReport, String> {
             .iter_mut()
             .enumerate()
             .for_each(|(i, o)| *o = i as u32);
-        shuffle(
-            &mut order,
-            &mut Rng::new(
-                args.seed
-                    .wrapping_mul(0x9E37_79B9)
-                    .wrapping_add(epoch as u64),
-            ),
-        );
+        SplitMix64::new(
+            args.seed
+                .wrapping_mul(0x9E37_79B9)
+                .wrapping_add(epoch as u64),
+        )
+        .shuffle(&mut order);
         let bar = progress_bar(train_set.len() as u64, args.quiet);
         let start = Instant::now();
         let mut loss_sum = 0.0f64;
@@ -700,7 +692,7 @@ mod tests {
 
     /// Positions from random games, labelled with material only (side to move).
     fn material_positions(count: usize, seed: u64) -> Vec<TrainingPosition> {
-        let mut rng = Rng::new(seed);
+        let mut rng = SplitMix64::new(seed);
         let mut out = Vec::with_capacity(count);
         while out.len() < count {
             let mut pos = Chess::default();

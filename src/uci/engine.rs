@@ -16,18 +16,20 @@ use std::time::Instant;
 use shakmaty::Move;
 
 use crate::eval::nnue::NnueEvaluator;
-use crate::eval::nnue::cli::{LoadedNet, eval_report};
+use crate::eval::report::eval_report;
 use crate::eval::{EvalChoice, Evaluator, endgame, pst::PstEvaluator};
 use crate::perft;
 use crate::position::{Position, START_FEN};
+use crate::rng::SplitMix64;
 use crate::search::{HistoryStore, Limits, SearchConfig, SearchControl, TranspositionTable};
 use crate::tablebase::{ProbeSettings, Syzygy};
 use crate::uci::command::{Command, GoParams, StartPosition};
 use crate::uci::display;
+use crate::uci::loaded_net::LoadedNet;
 use crate::uci::options::{Options, name};
 use crate::uci::output::Output;
 use crate::uci::search_job::{self, SearchJob};
-use crate::uci::strength::{self, SplitMix64};
+use crate::uci::strength;
 
 pub const ENGINE_NAME: &str = concat!("tarpon ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the tarpon developers";

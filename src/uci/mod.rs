@@ -9,6 +9,7 @@
 pub mod command;
 mod display;
 pub mod engine;
+pub mod loaded_net;
 pub mod options;
 pub mod output;
 pub mod search_job;

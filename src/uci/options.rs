@@ -160,7 +160,8 @@ pub mod name {
 /// Largest hash table offered, in MiB (the table itself refuses sizes the
 /// machine cannot allocate).
 pub const MAX_HASH_MB: i64 = crate::search::tt::MAX_HASH_MB as i64;
-pub const MAX_THREADS: i64 = 1024;
+/// The search's own limit on threads, as a spin option's maximum.
+pub const MAX_THREADS: i64 = crate::search::MAX_THREADS as i64;
 pub const MAX_MULTI_PV: i64 = 256;
 
 /// The option table: declarations and current values.

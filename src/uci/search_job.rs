@@ -17,12 +17,13 @@ use std::time::{Duration, Instant};
 use shakmaty::Move;
 
 use crate::position::Position;
+use crate::rng::SplitMix64;
 use crate::search::{
     GameMemory, HistoryStore, Limits, SearchConfig, SearchControl, SearchOutcome,
     TranspositionTable, run_search_in_game,
 };
 use crate::uci::output::Output;
-use crate::uci::strength::{Level, SplitMix64, comparable_score};
+use crate::uci::strength::{Level, comparable_score};
 
 /// Everything one search needs; the engine loop keeps only `control`.
 pub struct SearchJob {

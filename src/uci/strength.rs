@@ -11,6 +11,7 @@
 //! from `arena/skill_ladder.sh` (each level against a Stockfish 15.1
 //! `UCI_Elo` rung, 5s+0.05s, `Eval=pst`) through `arena/skill_table.py`.
 
+use crate::rng::SplitMix64;
 use crate::search::Score;
 
 /// The strongest level: full strength, no weakening.
@@ -108,7 +109,7 @@ impl Level {
         let mut best = 0;
         let mut best_value = i64::MIN;
         for (i, (score, _)) in lines.iter().enumerate() {
-            let noise = (rng.next_u64() % (self.noise_cp as u64 + 1)) as i64;
+            let noise = rng.below(self.noise_cp as usize + 1) as i64;
             let value = *score as i64 + noise;
             if value > best_value {
                 best_value = value;
@@ -127,33 +128,6 @@ pub fn comparable_score(score: Score) -> i32 {
         Score::Cp(cp) => cp.clamp(-DECISIVE, DECISIVE),
         Score::Mate(n) if n > 0 => DECISIVE + 100 - n.min(100),
         Score::Mate(n) => -DECISIVE - 100 + n.unsigned_abs().min(100) as i32,
-    }
-}
-
-/// A small seeded generator (SplitMix64): reproducible choices in tests, and
-/// no dependency for a few random numbers per move.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    pub fn new(seed: u64) -> SplitMix64 {
-        SplitMix64(seed)
-    }
-
-    /// Seeded from the clock, so games against a person differ.
-    pub fn from_time() -> SplitMix64 {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        SplitMix64(nanos)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
     }
 }
 

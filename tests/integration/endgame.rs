@@ -116,7 +116,7 @@ fn play_out(start: &Position, eval: &EvalChoice) -> Result<usize, String> {
 /// build has one. Against a bare king the endgame knowledge replaces the
 /// evaluator's score altogether, so the PST would play the same games.
 fn mates_every_start(pieces: &[Role], seed: u64, count: usize) {
-    let eval = EvalChoice::preferred();
+    let eval = EvalChoice::default();
     let mut rng = Rng(seed);
     let mut failures = Vec::new();
     let mut plies = Vec::new();

@@ -1,5 +1,6 @@
 //! All integration tests in one binary: one link of the whole crate instead of one per file.
 
+mod architecture;
 mod arena_books;
 mod arena_faults;
 mod arena_rules;

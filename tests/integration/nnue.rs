@@ -7,9 +7,10 @@ use std::sync::Arc;
 use shakmaty::{Board, Color, Position as _, Role};
 use tarpon::eval::Evaluator;
 use tarpon::eval::nnue::layers::{Affine, FeatureTransformer};
-use tarpon::eval::nnue::random::{Rng, random_network};
+use tarpon::eval::nnue::random::random_network;
 use tarpon::eval::nnue::{FeatureSet, Kernels, NetError, Network, NnueEvaluator, SimdPath};
 use tarpon::position::Position;
+use tarpon::rng::SplitMix64;
 
 /// Start positions rich in castling, en passant, promotions and king moves;
 /// the last is Chess960.
@@ -45,7 +46,7 @@ enum Step {
 /// take-backs mixed in, calling `check` at the positions chosen by the walk
 /// (about every other ply, so lazy updates over several plies are covered).
 fn random_walks(games: usize, seed: u64, mut follow: impl FnMut(WalkEvent<'_>)) {
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     for game in 0..games {
         let (fen, chess960) = STARTS[game % STARTS.len()];
         let mut pos = Position::from_fen(fen, chess960).unwrap();
@@ -256,7 +257,7 @@ fn nets_round_trip_through_both_formats_and_files() {
 
 /// Truncated anywhere (header, transformer, dense layers, checksum), a
 /// net file is refused with a message.
-fn every_cut_is_refused(bytes: &[u8], rng: &mut Rng) {
+fn every_cut_is_refused(bytes: &[u8], rng: &mut SplitMix64) {
     let mut cuts: Vec<usize> = (0..200).collect();
     cuts.extend((0..300).map(|_| rng.below(bytes.len())));
     cuts.extend(bytes.len() - 200..bytes.len());
@@ -280,7 +281,7 @@ fn bad_files_are_rejected_without_panic() {
     let halfka = random_network(FeatureSet::HalfKAv2Hm, 16, &[8, 8], 2, 42)
         .unwrap()
         .to_bytes();
-    let mut rng = Rng::new(43);
+    let mut rng = SplitMix64::new(43);
     for bytes in [&halfkp, &halfka] {
         // Truncated anywhere: the header, the transformer, the dense layers, the checksum.
         every_cut_is_refused(bytes, &mut rng);
@@ -522,7 +523,7 @@ fn output_buckets_follow_the_piece_count() {
 fn a_shifted_transformer_evaluates_like_the_unshifted_one() {
     use tarpon::eval::nnue::format::{TARPON_VERSION, crc32};
     let plain = random_network(FeatureSet::HalfKAv2Hm, 64, &[16, 16], 2, 71).unwrap();
-    let mut rng = Rng::new(72);
+    let mut rng = SplitMix64::new(72);
     let t = &plain.transformer;
     let shifted_transformer = FeatureTransformer::new(
         t.features,
@@ -712,7 +713,7 @@ fn stockfish15_files_round_trip_and_bad_ones_are_rejected() {
     let at = transformer_hash_at(&wide);
     assert_eq!(&wide[at..at + 4], &0x7F23_44B8u32.to_le_bytes());
 
-    let mut rng = Rng::new(103);
+    let mut rng = SplitMix64::new(103);
     every_cut_is_refused(&bytes, &mut rng);
     let mut longer = bytes.clone();
     longer.extend_from_slice(&[0; 16 * 32]);

@@ -3,6 +3,7 @@
 
 use std::fs;
 
+use tarpon::eval::EvalChoice;
 use tarpon::position::Position;
 use tarpon::search::{
     Limits, Score, SearchConfig, SearchControl, SearchOutcome, TranspositionTable, run_search,
@@ -12,14 +13,15 @@ fn search(pos: &Position, limits: Limits) -> (SearchOutcome, Vec<String>) {
     let tt = TranspositionTable::new(16);
     let control = SearchControl::new();
     let mut lines = Vec::new();
-    let outcome = run_search(
-        pos,
-        &limits,
-        &SearchConfig::default(),
-        &tt,
-        &control,
-        &mut |l| lines.push(l.to_string()),
-    );
+    // The PST: the mate depths and draw scores here were set with it, and it
+    // searches these positions fastest.
+    let config = SearchConfig {
+        eval: EvalChoice::Pst,
+        ..SearchConfig::default()
+    };
+    let outcome = run_search(pos, &limits, &config, &tt, &control, &mut |l| {
+        lines.push(l.to_string())
+    });
     (outcome, lines)
 }
 

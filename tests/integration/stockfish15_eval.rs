@@ -20,11 +20,11 @@ use std::sync::Arc;
 
 use shakmaty::Color;
 use tarpon::eval::Evaluator;
-use tarpon::eval::nnue::cli::stockfish15_eval_pawns;
 use tarpon::eval::nnue::extract::find_embedded_net;
-use tarpon::eval::nnue::random::Rng;
 use tarpon::eval::nnue::{Network, NnueEvaluator};
+use tarpon::eval::report::stockfish15_eval_pawns;
 use tarpon::position::Position;
+use tarpon::rng::SplitMix64;
 
 const STOCKFISH: &str = "/usr/games/stockfish";
 const BENCH_FENS: &str = "src/bench-fens.txt";
@@ -77,7 +77,7 @@ fn tarpon_evaluates_stockfish15_nets_as_stockfish15_does() {
     // Positions, with tarpon's value for each from an evaluator that follows
     // the random game incrementally.
     let text = std::fs::read_to_string(BENCH_FENS).expect("bench positions");
-    let mut rng = Rng::new(15);
+    let mut rng = SplitMix64::new(15);
     let mut fens = Vec::new();
     let mut values = Vec::new();
     let mut ev = NnueEvaluator::new(net.clone());

@@ -10,10 +10,12 @@ use std::{
 use shakmaty::Position as _;
 use tarpon::{
     position::Position,
-    search::score::MATE_BOUND,
-    tablebase::{
-        ProbeSettings, SearchProbe, Syzygy, TB_WIN_IN_MAX_PLY, Tablebase, Wdl, result_score,
+    search::{
+        score::MATE_BOUND,
+        tb_probe::SearchProbe,
+        tb_score::{TB_WIN_IN_MAX_PLY, result_score, root_score},
     },
+    tablebase::{ProbeSettings, Syzygy, Tablebase, Wdl},
 };
 
 const SYZYGY: &str = "tests/data/syzygy";
@@ -239,7 +241,7 @@ fn root_ranking_keeps_exactly_the_fastest_wins() {
         assert_eq!(p.fen(), before, "ranking leaves the position as it was");
         assert_eq!(ranking.result(), Wdl::Win, "{fen}");
         assert_eq!(ranking.dtz(), tb.probe_dtz(p.chess()), "{fen}");
-        assert!(ranking.score() >= TB_WIN_IN_MAX_PLY);
+        assert!(root_score(&ranking) >= TB_WIN_IN_MAX_PLY);
         assert_eq!(ranking.wdl_permille(), (1000, 0, 0));
         let root_dtz = ranking.dtz().unwrap();
         let kept: Vec<_> = ranking.best_moves().collect();
@@ -271,7 +273,7 @@ fn root_ranking_holds_draws_and_avoids_losing_moves() {
             .rank_root_moves(&mut p, &ProbeSettings::default())
             .unwrap();
         assert_eq!(ranking.result(), Wdl::Draw, "{fen}");
-        assert_eq!(ranking.score(), 0);
+        assert_eq!(root_score(&ranking), 0);
         let kept: Vec<_> = ranking.best_moves().collect();
         let mut losing = 0;
         for m in p.legal_moves() {
@@ -306,7 +308,7 @@ fn fifty_move_rule_turns_late_wins_into_cursed_wins() {
     let ranking = tb.rank_root_moves(&mut too_late.clone(), &rule50).unwrap();
     assert_eq!(ranking.result(), Wdl::CursedWin);
     assert!(
-        ranking.score() > 0 && ranking.score() < 100,
+        root_score(&ranking) > 0 && root_score(&ranking) < 100,
         "nearly a draw"
     );
     assert_eq!(ranking.wdl_permille(), (0, 1000, 0));
@@ -662,7 +664,7 @@ fn search_probe_ranks_the_root_and_reports_the_true_result() {
     // Root ranked by DTZ: the tree is not probed any more.
     assert_eq!(probe.probe(&pos(KQK[0]), 5, 2), None);
     let (score, wdl) = probe.report(250).unwrap();
-    assert_eq!((score, wdl), (ranking.score(), (1000, 0, 0)));
+    assert_eq!((score, wdl), (root_score(ranking), (1000, 0, 0)));
     assert!(score >= TB_WIN_IN_MAX_PLY);
     let mate = MATE_BOUND + 40;
     assert_eq!(probe.report(mate).unwrap().0, mate, "a found mate stands");

@@ -6,8 +6,8 @@
 //! The generator is seeded, so a failure is reproducible: the assertion
 //! message names the seed and the input.
 
+use tarpon::rng::SplitMix64;
 use tarpon::uci::command::{Command, GO_KEYWORDS, parse};
-use tarpon::uci::strength::SplitMix64;
 
 /// Protocol words besides `go`'s keywords, edge numbers, odd characters.
 const WORDS: &[&str] = &[

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use crate::common::uci_engine::{Engine, without_clock_fields};
 
 use tarpon::position::Position;
-use tarpon::uci::strength::SplitMix64;
+use tarpon::rng::SplitMix64;
 
 fn position_after(moves: &[&str]) -> Position {
     let mut p = Position::startpos();

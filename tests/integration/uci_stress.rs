@@ -8,7 +8,7 @@ use std::thread;
 use std::time::Duration;
 
 use tarpon::position::Position;
-use tarpon::uci::strength::SplitMix64;
+use tarpon::rng::SplitMix64;
 
 use crate::common::uci_engine::Engine;
 

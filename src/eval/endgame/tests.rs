@@ -19,7 +19,7 @@ fn raw_evals(fen: &str) -> Vec<(&'static str, i32)> {
     let mut pst = PstEvaluator::new();
     pst.reset(&pos);
     let mut evals = vec![("pst", pst.evaluate(&pos))];
-    if let EvalChoice::Nnue(net) = EvalChoice::preferred() {
+    if let EvalChoice::Nnue(net) = EvalChoice::default() {
         let mut nnue = NnueEvaluator::new(net);
         nnue.reset(&pos);
         evals.push(("nnue", nnue.evaluate(&pos)));

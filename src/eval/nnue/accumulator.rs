@@ -241,6 +241,13 @@ impl AccumulatorStack {
                 ns += 1;
             }
         }
+        debug_assert!(
+            added[..na]
+                .iter()
+                .chain(&removed[..ns])
+                .all(|&i| i < features.dimensions()),
+            "feature index out of range"
+        );
         let add = added.map(|i| net.transformer.row(i));
         let sub = removed.map(|i| net.transformer.row(i));
         let half = self.half;
@@ -300,6 +307,13 @@ impl AccumulatorStack {
                 }
             }
         }
+        debug_assert!(
+            added[..na]
+                .iter()
+                .chain(&removed[..nr])
+                .all(|&i| i < features.dimensions()),
+            "feature index out of range"
+        );
         let (mut ai, mut ri) = (0, 0);
         while ai < na || ri < nr {
             let take_a = (na - ai).min(REFRESH_BATCH);

@@ -7,17 +7,14 @@
 //! Every read checks sizes before it touches data, so a truncated, foreign or
 //! random file yields a [`NetError`], never a panic.
 
-use std::fs::File;
 use std::path::Path;
 
 use super::features::FeatureSet;
-use super::layers::{Affine, FeatureTransformer, padded};
+use super::layers::{Affine, FeatureTransformer, STOCKFISH_OUTPUT_SCALE, padded};
 use super::network::{Head, MAX_BUCKETS, MAX_HALF_DIMS, MAX_LAYER_WIDTH, NetError, Network};
 
 /// Stockfish 12's file version word.
 pub const STOCKFISH12_VERSION: u32 = 0x7AF3_2F16;
-/// Stockfish 12's output divisor (FV_SCALE).
-pub const STOCKFISH12_OUTPUT_SCALE: i32 = 16;
 /// The file version word of Stockfish 14 to 16 (HalfKAv2 and later nets).
 pub const STOCKFISH15_VERSION: u32 = 0x7AF3_2F20;
 /// Stockfish 15.1's `fc_0` outputs before the forwarded one (`FC_0_OUTPUTS`).
@@ -41,27 +38,15 @@ const MAX_LAYERS: usize = 8;
 const MAX_SF12_HIDDEN: u32 = 512;
 
 impl Network {
-    /// Reads a net file (either format), memory-mapped, validated before use.
+    /// Reads a net file (either format), validated before use. The file is
+    /// read into memory rather than memory-mapped, as the Syzygy tables are:
+    /// a file truncated or replaced on disk while it is read then gives an
+    /// error instead of a SIGBUS.
     pub fn load(path: impl AsRef<Path>) -> Result<Network, NetError> {
         let path = path.as_ref();
-        let shown = path.display();
-        let file = File::open(path).map_err(|e| NetError::Io(format!("{shown}: {e}")))?;
-        let len = file
-            .metadata()
-            .map_err(|e| NetError::Io(format!("{shown}: {e}")))?
-            .len();
-        if len == 0 {
-            return Err(NetError::Truncated {
-                needed: 4,
-                found: 0,
-            });
-        }
-        // SAFETY: the map is read-only and dropped before returning; all data
-        // is copied out while parsing. Another process truncating the file
-        // meanwhile could fault the read, a risk every mmap user accepts.
-        let map = unsafe { memmap2::Mmap::map(&file) }
-            .map_err(|e| NetError::Io(format!("{shown}: {e}")))?;
-        Network::from_bytes(&map)
+        let bytes =
+            std::fs::read(path).map_err(|e| NetError::Io(format!("{}: {e}", path.display())))?;
+        Network::from_bytes(&bytes)
     }
 
     /// Parses a net from memory, detecting the format from its first bytes.
@@ -136,10 +121,10 @@ impl Network {
             || self.buckets() != 1
             || self.transformer.shift != 0
             || sizes.len() != 3
-            || self.output_scale != STOCKFISH12_OUTPUT_SCALE
+            || self.output_scale != STOCKFISH_OUTPUT_SCALE
         {
             return Err(NetError::Architecture(format!(
-                "the Stockfish 12 layout holds HalfKP 2N->h1->h2->1 nets with output scale 16, not {}",
+                "the Stockfish 12 layout holds HalfKP 2N->h1->h2->1 nets with output scale {STOCKFISH_OUTPUT_SCALE}, not {}",
                 self.architecture()
             )));
         }
@@ -336,7 +321,7 @@ fn read_stockfish12(bytes: &[u8]) -> Result<Network, NetError> {
     Network::new(
         transformer,
         vec![stack],
-        STOCKFISH12_OUTPUT_SCALE,
+        STOCKFISH_OUTPUT_SCALE,
         description,
     )
 }

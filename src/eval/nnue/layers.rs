@@ -183,8 +183,8 @@ pub fn forward(
     out[0]
 }
 
-/// Stockfish's output scale: the raw output divided by this is its internal
-/// evaluation unit.
+/// Stockfish's output scale (`FV_SCALE`, the same in 12 and 15.1): the raw
+/// output divided by this is its internal evaluation unit.
 pub const STOCKFISH_OUTPUT_SCALE: i32 = 16;
 
 /// Stockfish 15.1's dense stack on the accumulators of both perspectives,

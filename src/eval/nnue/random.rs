@@ -1,36 +1,9 @@
-//! Seeded random nets for tests and benchmarks (until trained nets exist),
-//! and the small generator behind them.
+//! Seeded random nets for tests and benchmarks (until trained nets exist).
 
 use super::features::FeatureSet;
 use super::layers::{Affine, FeatureTransformer};
 use super::network::{NetError, Network};
-use crate::position::zobrist::splitmix;
-
-/// SplitMix64 stream: reproducible from its seed on every machine.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        let (state, value) = splitmix(self.0);
-        self.0 = state;
-        value
-    }
-
-    /// Uniform in `0..n` (n > 0; the modulo bias is irrelevant here).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
-    /// Uniform in `lo..=hi`.
-    pub fn range(&mut self, lo: i32, hi: i32) -> i32 {
-        lo + self.below((hi - lo + 1) as usize) as i32
-    }
-}
+use crate::rng::SplitMix64;
 
 /// A net of the given shape with random weights, scaled so activations
 /// spread over the whole clipped-ReLU range instead of sitting at 0 or 127.
@@ -41,13 +14,15 @@ pub fn random_network(
     buckets: usize,
     seed: u64,
 ) -> Result<Network, NetError> {
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     let transformer = FeatureTransformer::new(
         features,
         half_dims,
-        (0..half_dims).map(|_| rng.range(-20, 80) as i16).collect(),
+        (0..half_dims)
+            .map(|_| rng.range_i32(-20, 80) as i16)
+            .collect(),
         (0..features.dimensions() * half_dims)
-            .map(|_| rng.range(-24, 24) as i16)
+            .map(|_| rng.range_i32(-24, 24) as i16)
             .collect(),
     );
     let mut shape = vec![2 * half_dims];
@@ -70,9 +45,9 @@ pub fn random_network(
                         ((4096 / io[0] as i32).clamp(2, 127), 2000)
                     };
                     for o in 0..io[1] {
-                        layer.biases[o] = rng.range(-bias, bias);
+                        layer.biases[o] = rng.range_i32(-bias, bias);
                         for i in 0..io[0] {
-                            *layer.weight_mut(o, i) = rng.range(-spread, spread) as i8;
+                            *layer.weight_mut(o, i) = rng.range_i32(-spread, spread) as i8;
                         }
                     }
                     layer
@@ -93,18 +68,20 @@ pub fn random_stockfish15_network(half_dims: usize, seed: u64) -> Result<Network
     use super::format::{STOCKFISH15_BUCKETS, STOCKFISH15_FC0_OUTPUTS, STOCKFISH15_FC1_OUTPUTS};
 
     let features = FeatureSet::HalfKAv2Hm;
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut transformer = FeatureTransformer::new(
         features,
         half_dims,
-        (0..half_dims).map(|_| rng.range(0, 100) as i16).collect(),
+        (0..half_dims)
+            .map(|_| rng.range_i32(0, 100) as i16)
+            .collect(),
         (0..features.dimensions() * half_dims)
-            .map(|_| rng.range(-20, 20) as i16)
+            .map(|_| rng.range_i32(-20, 20) as i16)
             .collect(),
     );
     transformer.psqt_buckets = STOCKFISH15_BUCKETS;
     transformer.psqt_weights = (0..features.dimensions() * STOCKFISH15_BUCKETS)
-        .map(|_| rng.range(-3000, 3000))
+        .map(|_| rng.range_i32(-3000, 3000))
         .collect();
     let shape = [
         (half_dims, STOCKFISH15_FC0_OUTPUTS + 1, 3000),
@@ -119,9 +96,9 @@ pub fn random_stockfish15_network(half_dims: usize, seed: u64) -> Result<Network
                     let mut layer = Affine::zeros(inputs, outputs);
                     let spread = (2048 / inputs as i32).clamp(2, 100);
                     for o in 0..outputs {
-                        layer.biases[o] = rng.range(-bias, bias);
+                        layer.biases[o] = rng.range_i32(-bias, bias);
                         for i in 0..inputs {
-                            *layer.weight_mut(o, i) = rng.range(-spread, spread) as i8;
+                            *layer.weight_mut(o, i) = rng.range_i32(-spread, spread) as i8;
                         }
                     }
                     layer

@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use crate::explain::rng::SplitMix64;
+use crate::rng::SplitMix64;
 
 /// Row and column in the block grid, (0, 0) the top-left corner.
 pub type Cell = (usize, usize);
@@ -119,7 +119,7 @@ impl Grid {
                 stack.pop();
                 continue;
             }
-            let next = unvisited[rng.below(unvisited.len())];
+            let next = unvisited[rng.below_scaled(unvisited.len())];
             visited[next.0 * width + next.1] = true;
             let (a, b) = (room((y, x)), room(next));
             grid.set(((a.0 + b.0) / 2, (a.1 + b.1) / 2), Some(1));
@@ -141,7 +141,7 @@ impl Grid {
                 }
                 let horizontal = self.is_open((r, c - 1)) && self.is_open((r, c + 1));
                 let vertical = self.is_open((r - 1, c)) && self.is_open((r + 1, c));
-                if (horizontal || vertical) && rng.unit() < fraction {
+                if (horizontal || vertical) && rng.unit_f64() < fraction {
                     self.set((r, c), Some(1));
                 }
             }
@@ -155,7 +155,7 @@ impl Grid {
         for r in 0..self.rows {
             for c in 0..self.cols {
                 if self.is_open((r, c)) && (r, c) != self.start && (r, c) != self.goal {
-                    self.set((r, c), Some(1 + rng.below(9) as u8));
+                    self.set((r, c), Some(1 + rng.below_scaled(9) as u8));
                 }
             }
         }

@@ -135,17 +135,6 @@ impl Tree {
     pub fn get_mut(&mut self, id: Option<NodeId>) -> Option<&mut Node> {
         id.map(|i| &mut self.nodes[i])
     }
-
-    /// The chain of best children from the root: the principal variation.
-    pub fn principal_variation(&self) -> Vec<NodeId> {
-        let mut pv = Vec::new();
-        let mut at = if self.nodes.is_empty() { None } else { Some(0) };
-        while let Some(id) = at {
-            pv.push(id);
-            at = self.nodes[id].best_child;
-        }
-        pv
-    }
 }
 
 /// A child's score seen from its parent: negated, and a mate one ply further

@@ -323,7 +323,7 @@ fn check_affine(weights: &[i8], biases: &[i32], input: &[u8], out: &[i32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::zobrist::splitmix;
+    use crate::rng::SplitMix64;
 
     #[test]
     fn every_path_name_parses_back_and_nothing_else_does() {
@@ -334,16 +334,8 @@ mod tests {
         assert!(SimdPath::fastest().is_supported());
     }
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            let (s, v) = splitmix(self.0);
-            self.0 = s;
-            v
-        }
-        fn i16s(&mut self, n: usize) -> Vec<i16> {
-            (0..n).map(|_| self.next() as i16).collect()
-        }
+    fn i16s(rng: &mut SplitMix64, n: usize) -> Vec<i16> {
+        (0..n).map(|_| rng.next_u64() as i16).collect()
     }
 
     fn simd_paths() -> Vec<&'static Kernels> {
@@ -367,11 +359,11 @@ mod tests {
 
     #[test]
     fn accumulator_updates_match_scalar_bit_for_bit() {
-        let mut rng = Rng(1);
+        let mut rng = SplitMix64::new(1);
         // Odd lengths exercise the scalar tails; full-range values the wrap-around.
         for len in [16, 32, 48, 256, 1024, 37, 3] {
-            let rows: Vec<Vec<i16>> = (0..6).map(|_| rng.i16s(len)).collect();
-            let src = rng.i16s(len);
+            let rows: Vec<Vec<i16>> = (0..6).map(|_| i16s(&mut rng, len)).collect();
+            let src = i16s(&mut rng, len);
             for (na, ns) in [(0, 0), (1, 1), (2, 1), (2, 2), (4, 2)] {
                 let add: Vec<&[i16]> = rows[..na].iter().map(Vec::as_slice).collect();
                 let sub: Vec<&[i16]> = rows[na..na + ns].iter().map(Vec::as_slice).collect();
@@ -394,9 +386,9 @@ mod tests {
 
     #[test]
     fn activations_match_scalar_bit_for_bit() {
-        let mut rng = Rng(2);
+        let mut rng = SplitMix64::new(2);
         for len in [32, 64, 512, 1024, 15, 33, 1] {
-            let wide = rng.i16s(len);
+            let wide = i16s(&mut rng, len);
             let small: Vec<i16> = wide.iter().map(|v| v % 300).collect();
             for src in [&wide, &small] {
                 for shift in [0, 1, 2, MAX_TRANSFORMER_SHIFT] {
@@ -413,7 +405,7 @@ mod tests {
                     }
                 }
             }
-            let wide: Vec<i32> = (0..len).map(|_| rng.next() as i32).collect();
+            let wide: Vec<i32> = (0..len).map(|_| rng.next_u64() as i32).collect();
             let small: Vec<i32> = wide.iter().map(|v| v % 20_000).collect();
             for src in [&wide, &small] {
                 let mut expected = vec![0u8; len];
@@ -429,10 +421,10 @@ mod tests {
 
     #[test]
     fn pairwise_products_match_scalar_bit_for_bit() {
-        let mut rng = Rng(4);
+        let mut rng = SplitMix64::new(4);
         // 512 is Stockfish 15.1's half; the odd sizes exercise the tails.
         for half in [512, 16, 32, 48, 8, 7, 1] {
-            let wide = rng.i16s(2 * half);
+            let wide = i16s(&mut rng, 2 * half);
             let small: Vec<i16> = wide.iter().map(|v| v % 200).collect();
             let saturated: Vec<i16> = (0..2 * half)
                 .map(|i| [127, 128, -1, 0, 200][i % 5])
@@ -456,7 +448,7 @@ mod tests {
 
     #[test]
     fn affine_matches_scalar_bit_for_bit() {
-        let mut rng = Rng(3);
+        let mut rng = SplitMix64::new(3);
         for (inputs, outputs) in [
             (32, 1),
             (32, 32),
@@ -466,10 +458,12 @@ mod tests {
             (96, 3),
             (160, 8),
         ] {
-            let weights: Vec<i8> = (0..inputs * outputs).map(|_| rng.next() as i8).collect();
-            let biases: Vec<i32> = (0..outputs).map(|_| rng.next() as i32 >> 8).collect();
+            let weights: Vec<i8> = (0..inputs * outputs)
+                .map(|_| rng.next_u64() as i8)
+                .collect();
+            let biases: Vec<i32> = (0..outputs).map(|_| rng.next_u64() as i32 >> 8).collect();
             // Activations are at most 127: that is what keeps maddubs from saturating.
-            let input: Vec<u8> = (0..inputs).map(|_| (rng.next() % 128) as u8).collect();
+            let input: Vec<u8> = (0..inputs).map(|_| (rng.next_u64() % 128) as u8).collect();
             let extreme: Vec<u8> = (0..inputs)
                 .map(|i| if i % 3 == 0 { 0 } else { 127 })
                 .collect();

@@ -1,0 +1,80 @@
+//! The static evaluation of a position as text, which `tarpon eval` and the
+//! UCI `eval` command print: every evaluator side by side, and what the
+//! endgame knowledge makes of them.
+
+use shakmaty::Position as _;
+
+use super::Evaluator;
+use super::endgame;
+use super::nnue::network::{Head, STOCKFISH15_UNITS_PER_PAWN};
+use super::nnue::{Kernels, Network, simd_path_name};
+use super::pst::PstEvaluator;
+use crate::position::Position;
+
+/// The static evaluation of `pos` as text: the NNUE with its feature set and
+/// architecture (or a note that no net is loaded), the PST, and what the
+/// endgame knowledge makes of them where it changes them. Scores are
+/// centipawns from the side to move's point of view.
+pub fn eval_report(pos: &Position, net: Option<&Network>) -> String {
+    let mut out = format!("position    {}\n", pos.fen());
+    let mut evals = Vec::new();
+    match net {
+        Some(net) => {
+            let board = pos.chess().board();
+            let raw = net.raw_output_board(Kernels::detected(), board, pos.turn());
+            evals.push(("NNUE", net.centipawns(raw)));
+            out.push_str(&format!(
+                "NNUE        {:+} cp (side to move; raw output {raw} / {})\n",
+                net.centipawns(raw),
+                net.output_scale
+            ));
+            if net.head == Head::Stockfish15 {
+                let value = raw / net.output_scale;
+                let white = if pos.turn() == shakmaty::Color::White {
+                    value
+                } else {
+                    -value
+                };
+                out.push_str(&format!(
+                    "stockfish   {} (NNUE evaluation in pawns, white side, as Stockfish 15.1's eval prints it; internal value {value})\n",
+                    stockfish15_eval_pawns(white)
+                ));
+            }
+            out.push_str(&format!("features    {}\n", net.features().name()));
+            out.push_str(&format!("net         {}\n", net.architecture()));
+            if !net.description.is_empty() {
+                out.push_str(&format!("description {}\n", net.description));
+            }
+        }
+        None => out.push_str("NNUE        no net loaded (give one with --net or EvalFile)\n"),
+    }
+    let mut pst = PstEvaluator::new();
+    pst.reset(pos);
+    let pst_eval = pst.evaluate(pos);
+    evals.push(("PST", pst_eval));
+    out.push_str(&format!("PST         {pst_eval:+} cp (side to move)\n"));
+    // What the search makes of these, where endgame knowledge changes them.
+    let adjusted: Vec<String> = evals
+        .iter()
+        .map(|&(name, cp)| (name, cp, endgame::adjust(pos.chess(), cp)))
+        .filter(|&(_, cp, adjusted)| adjusted != cp)
+        .map(|(name, _, adjusted)| format!("{name} {adjusted:+} cp"))
+        .collect();
+    if !adjusted.is_empty() {
+        out.push_str(&format!(
+            "endgame     {} (side to move; with endgame knowledge and fifty-move fade, as the search sees it)\n",
+            adjusted.join(", ")
+        ));
+    }
+    out.push_str(&format!("simd        {}\n", simd_path_name()));
+    out
+}
+
+/// A Stockfish internal value as its 15.1 `eval` command prints it: pawns
+/// of `NormalizeToPawnValue` units, two decimals, with a sign.
+pub fn stockfish15_eval_pawns(white_value: i32) -> String {
+    format!(
+        "{:+.2}",
+        f64::from(white_value) / f64::from(STOCKFISH15_UNITS_PER_PAWN)
+    )
+}
