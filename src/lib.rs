@@ -20,6 +20,7 @@
 //! | `uci` | the UCI protocol: reader, options, engine state, `go` jobs, strength limit | `bench`, `eval`, `perft`, `position`, `rng`, `search`, `tablebase` |
 //! | `arena` | matches between engines: processes, clocks, referee, adjudication, Elo/SPRT, reports | `eval`, `rng`, `tablebase` |
 //! | `train` | self-play datagen, the record format and the NNUE trainer | `eval`, `position`, `rng`, `search`, `tablebase` |
+//! | `similar` | master games that reached a position like this one: the LSI index and its queries | |
 //! | `explain` | showing how engines think: search trees, evaluation traces, annotated games, mazes | `eval`, `position`, `rng`, `search` |
 
 pub mod arena;
@@ -30,6 +31,7 @@ pub mod perft;
 pub mod position;
 pub mod rng;
 pub mod search;
+pub mod similar;
 pub mod tablebase;
 pub mod train;
 pub mod uci;

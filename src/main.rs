@@ -21,6 +21,8 @@ enum Command {
     Perft(perft::cli::Args),
     /// Show how search algorithms work: maze solvers and chess search trees.
     Explain(tarpon::explain::ExplainArgs),
+    /// Find the master games that reached a position like this one (index and query).
+    Similar(tarpon::similar::SimilarArgs),
     /// Print the static evaluation of a position (NNUE, PST and the feature set in use).
     Eval(tarpon::eval::cli::EvalArgs),
     /// Write a seeded random net (for benchmarks and tests, not for play).
@@ -40,6 +42,7 @@ fn main() -> ExitCode {
     match cli.command {
         None | Some(Command::Uci) => tarpon::uci::run(),
         Some(Command::Explain(args)) => tarpon::explain::run(&args),
+        Some(Command::Similar(args)) => tarpon::similar::run(&args),
         Some(Command::Bench(args)) => tarpon::bench::run(args),
         Some(Command::Perft(args)) => perft::cli::run(args),
         Some(Command::Eval(args)) => tarpon::eval::cli::run_eval(args),

@@ -20,6 +20,7 @@ mod readme;
 mod search;
 mod search_api;
 mod search_robustness;
+mod similar;
 mod stockfish15_eval;
 mod tablebase;
 mod uci_memory;
