@@ -263,8 +263,9 @@ fn preceded_by_ident(chars: &[char], i: usize) -> bool {
     i > 0 && (chars[i - 1].is_alphanumeric() || chars[i - 1] == '_')
 }
 
-/// Removes every item marked `#[cfg(test)]`: up to its `;`, or its whole
-/// brace block.
+/// Removes every item marked `#[cfg(test)]`: a module, function or impl with
+/// its brace block, a `use` up to its `;`, an enum variant, field or match
+/// arm up to its `,` (or to the bracket that closes the list it stands in).
 fn remove_test_items(code: &str) -> String {
     let mut code = code.to_string();
     while let Some(start) = code.find("#[cfg(test)]") {
@@ -273,15 +274,14 @@ fn remove_test_items(code: &str) -> String {
         let mut depth = 0usize;
         while end < bytes.len() {
             match bytes[end] {
-                b'{' => depth += 1,
-                b'}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        end += 1;
-                        break;
-                    }
+                b'{' | b'(' | b'[' => depth += 1,
+                b'}' | b')' | b']' if depth == 0 => break,
+                b'}' if depth == 1 => {
+                    end += 1;
+                    break;
                 }
-                b';' if depth == 0 => {
+                b'}' | b')' | b']' => depth -= 1,
+                b';' | b',' if depth == 0 => {
                     end += 1;
                     break;
                 }
@@ -289,7 +289,7 @@ fn remove_test_items(code: &str) -> String {
             }
             end += 1;
         }
-        code.replace_range(start..end.min(code.len()), "");
+        code.replace_range(start..end, "");
     }
     code
 }
@@ -620,4 +620,23 @@ fn the_checker_ignores_tests_comments_strings_and_facades() {
         BTreeSet::from(["a".to_string()])
     );
     assert!(!imports.contains_key("a"));
+}
+
+#[test]
+fn the_checker_reads_on_after_a_test_only_variant_or_match_arm() {
+    let krate = sources(&[
+        ("lib.rs", "pub mod a; pub mod c;"),
+        (
+            "a.rs",
+            "pub enum Bytes {\n    #[cfg(test)]\n    Owned(Vec<u8>),\n    Mapped(u8),\n}\n\
+             fn f(b: Bytes) { match b {\n #[cfg(test)]\n Bytes::Owned(v) => drop(v),\n _ => {} } }\n\
+             fn g() -> crate::c::Other { todo!() }",
+        ),
+        ("c.rs", "pub struct Other;"),
+    ]);
+    let imports = top_level_imports(&krate);
+    assert_eq!(
+        imports.get("a").cloned().unwrap_or_default(),
+        BTreeSet::from(["c".to_string()])
+    );
 }

@@ -241,13 +241,7 @@ impl AccumulatorStack {
                 ns += 1;
             }
         }
-        debug_assert!(
-            added[..na]
-                .iter()
-                .chain(&removed[..ns])
-                .all(|&i| i < features.dimensions()),
-            "feature index out of range"
-        );
+        debug_assert_rows_exist(features.dimensions(), &added[..na], &removed[..ns]);
         let add = added.map(|i| net.transformer.row(i));
         let sub = removed.map(|i| net.transformer.row(i));
         let half = self.half;
@@ -307,13 +301,7 @@ impl AccumulatorStack {
                 }
             }
         }
-        debug_assert!(
-            added[..na]
-                .iter()
-                .chain(&removed[..nr])
-                .all(|&i| i < features.dimensions()),
-            "feature index out of range"
-        );
+        debug_assert_rows_exist(features.dimensions(), &added[..na], &removed[..nr]);
         let (mut ai, mut ri) = (0, 0);
         while ai < na || ri < nr {
             let take_a = (na - ai).min(REFRESH_BATCH);
@@ -343,4 +331,14 @@ impl AccumulatorStack {
         self.psqt[at..at + self.psqt_len].copy_from_slice(&entry.psqt);
         self.plies[target].computed[c] = true;
     }
+}
+
+/// Every feature row an update adds or removes lies inside the transformer:
+/// a wrong index would read another feature's weights without a panic.
+#[inline]
+fn debug_assert_rows_exist(dimensions: usize, added: &[usize], removed: &[usize]) {
+    debug_assert!(
+        added.iter().chain(removed).all(|&i| i < dimensions),
+        "feature index out of range"
+    );
 }
