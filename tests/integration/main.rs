@@ -22,6 +22,7 @@ mod search_api;
 mod search_robustness;
 mod stockfish15_eval;
 mod tablebase;
+mod tune_options;
 mod uci_memory;
 mod uci_parser_fuzz;
 mod uci_protocol;
