@@ -35,6 +35,9 @@ enum Command {
     Datagen(tarpon::train::datagen::DatagenArgs),
     /// Train an NNUE (HalfKP or HalfKAv2_hm) on datagen records and export it.
     Train(tarpon::train::trainer::TrainArgs),
+    /// Print the search parameters as SPSA input (`name, int, default, min, max, c_end, r_end`);
+    /// only a build with `--features tune` can set them as UCI options.
+    Params,
 }
 
 fn main() -> ExitCode {
@@ -51,5 +54,12 @@ fn main() -> ExitCode {
         Some(Command::Arena(args)) => tarpon::arena::run(*args),
         Some(Command::Datagen(args)) => tarpon::train::datagen::run(args),
         Some(Command::Train(args)) => tarpon::train::trainer::run(args),
+        Some(Command::Params) => {
+            if !cfg!(feature = "tune") {
+                eprintln!("note: this build lacks the tune feature; its parameters are constants");
+            }
+            print!("{}", tarpon::search::params::spsa_input());
+            ExitCode::SUCCESS
+        }
     }
 }

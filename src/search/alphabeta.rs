@@ -2,12 +2,11 @@
 //! selectivity (null move, reverse futility, futility, late-move pruning and
 //! reductions) and check extensions.
 
-use std::sync::OnceLock;
-
 use shakmaty::{Move, MoveList};
 
 use super::check::gives_check;
 use super::movepick::{MovePicker, is_tactical};
+use super::params::{self as p, lmr_reduction};
 use super::score::{
     DRAW, INFINITE, MATE_BOUND, MAX_PLY, eval_can_judge, is_mate_score, is_node_score, mated_in,
 };
@@ -15,31 +14,6 @@ use super::searcher::{NO_EVAL, Searcher};
 use super::see::see_at_least;
 use super::tt::{Bound, bound_allows, pack_move, unpack_move};
 use crate::eval::Evaluator;
-
-/// Late-move reduction in plies by [depth][move number]: grows with the log of
-/// both, so late moves at deep nodes are searched much shallower.
-fn lmr_table() -> &'static [[i32; 64]; 64] {
-    static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = [[0; 64]; 64];
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.5) as i32;
-            }
-        }
-        t
-    })
-}
-
-/// Margins (centipawns per ply of remaining depth).
-const REVERSE_FUTILITY_MARGIN: i32 = 120;
-const FUTILITY_BASE: i32 = 90;
-const FUTILITY_MARGIN: i32 = 100;
-const SEE_PRUNE_MARGIN: i32 = 100;
-/// Quiet moves losing more than this times depth² by SEE are pruned: a
-/// move that hangs its piece is rarely best, and near the leaves the search
-/// cannot afford to find out.
-const QUIET_SEE_MARGIN: i32 = 30;
 
 impl<E: Evaluator> Searcher<'_, '_, E> {
     /// Draw by repetition (game history included), fifty moves or material.
@@ -123,8 +97,8 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
 
         if !is_pv && !in_check && !root {
             // Reverse futility: far above beta with little depth left, assume it holds.
-            if depth <= 8
-                && eval - REVERSE_FUTILITY_MARGIN * (depth - i32::from(improving)) >= beta
+            if depth <= p::rfp_depth()
+                && eval - p::rfp_margin() * (depth - i32::from(improving)) >= beta
                 && !is_mate_score(beta)
                 && eval_can_judge(eval, beta)
             {
@@ -146,7 +120,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let tt_move = hit.and_then(|h| unpack_move(h.packed_move, &legal));
         // Internal iterative reduction: without a table move this node is
         // probably not worth its full depth; the next visit will have one.
-        if depth >= 4 && tt_move.is_none() && !root {
+        if depth >= p::iir_depth() && tt_move.is_none() && !root {
             depth -= 1;
         }
 
@@ -181,23 +155,29 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             // Shallow-depth pruning, only once a move has saved us from being mated.
             if !root && !in_check && best_score > -MATE_BOUND {
                 if quiet {
-                    let late_move_limit = (3 + depth * depth) / (2 - i32::from(improving));
-                    let late = depth <= 8 && quiets_tried.len() as i32 >= late_move_limit;
+                    let late_move_limit =
+                        (p::lmp_base() + depth * depth) / (2 - i32::from(improving));
+                    let late =
+                        depth <= p::lmp_depth() && quiets_tried.len() as i32 >= late_move_limit;
                     // Futility: a quiet move cannot lift a hopeless eval.
-                    let futile = depth <= 8
-                        && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+                    let futile = depth <= p::fp_depth()
+                        && eval + p::fp_base() + p::fp_margin() * depth <= alpha
                         && eval_can_judge(eval, alpha);
                     // Checks are kept: they are how mating attacks are found at low depth.
                     if (late || futile) && !gives_check(self.pos.chess(), m) {
                         continue;
                     }
-                    if depth <= 8
-                        && !see_at_least(self.pos.chess(), m, -QUIET_SEE_MARGIN * depth * depth)
+                    if depth <= p::quiet_see_depth()
+                        && !see_at_least(
+                            self.pos.chess(),
+                            m,
+                            -p::quiet_see_margin() * depth * depth,
+                        )
                     {
                         continue;
                     }
-                } else if depth <= 6
-                    && !see_at_least(self.pos.chess(), m, -SEE_PRUNE_MARGIN * depth)
+                } else if depth <= p::see_prune_depth()
+                    && !see_at_least(self.pos.chess(), m, -p::see_prune_margin() * depth)
                 {
                     continue;
                 }
@@ -210,7 +190,9 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             moves_searched += 1;
             let gives_check = self.pos.is_check();
             // Check extension, bounded so perpetual checks cannot run away.
-            let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let extension = i32::from(
+                gives_check && (ply as i32) < p::check_ext_ply_factor() * self.root_depth,
+            );
             let new_depth = depth - 1 + extension;
 
             let mut score;
@@ -218,8 +200,8 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                 score = -self.negamax(-beta, -alpha, new_depth, ply + 1, !is_pv && !cut_node);
             } else {
                 let mut reduction = 0;
-                if depth >= 3 && moves_searched > 1 + usize::from(is_pv) && quiet {
-                    reduction = lmr_table()[depth.min(63) as usize][moves_searched.min(63)];
+                if depth >= p::lmr_min_depth() && moves_searched > 1 + usize::from(is_pv) && quiet {
+                    reduction = lmr_reduction(depth, moves_searched);
                     reduction -= i32::from(is_pv);
                     reduction += i32::from(!improving);
                     reduction += i32::from(cut_node);
@@ -227,7 +209,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                     reduction -= i32::from(
                         Some(m) == killers[0] || Some(m) == killers[1] || Some(m) == counter,
                     );
-                    reduction -= self.history.score(turn, m) / 6000;
+                    reduction -= self.history.score(turn, m) / p::lmr_history_divisor();
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 self.stats.lmr_reductions += u64::from(reduction > 0);
@@ -311,7 +293,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         cut_node: bool,
     ) -> Option<i32> {
         let after_null = self.stack[ply - 1].mv.is_none();
-        if depth < 3
+        if depth < p::nmp_min_depth()
             || eval < beta
             || after_null
             || ply < self.null_min_ply
@@ -320,7 +302,9 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         {
             return None;
         }
-        let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+        let reduction = p::nmp_base()
+            + depth / p::nmp_depth_divisor()
+            + ((eval - beta) / p::nmp_eval_divisor()).min(p::nmp_eval_max());
         self.stack[ply].mv = None;
         if !self.pos.make_null() {
             return None;
@@ -341,7 +325,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         // With few pieces zugzwang is likely, and deep cutoffs are costly to
         // get wrong: verify with a normal search that allows no null move near here.
         let zugzwang_prone = self.non_pawn_pieces() <= 1;
-        if self.null_min_ply > 0 || (depth < 10 && !zugzwang_prone) {
+        if self.null_min_ply > 0 || (depth < p::nmp_verify_depth() && !zugzwang_prone) {
             return Some(score);
         }
         self.null_min_ply = ply + (3 * (depth - reduction) / 4).max(1) as usize;

@@ -8,6 +8,7 @@ use shakmaty::Move;
 
 use super::Score;
 use super::movepick::mvv_lva;
+use super::params::{aspiration_delta, aspiration_growth, aspiration_min_depth};
 use super::score::{INFINITE, MATE_BOUND, MAX_PLY, is_mate_score};
 use super::searcher::{CompletedIteration, RootMove, Searcher};
 use super::threads::helper_skips_depth;
@@ -16,8 +17,6 @@ use crate::eval::Evaluator;
 
 /// Deepest iteration (plies of nominal depth).
 pub const MAX_DEPTH: i32 = (MAX_PLY - 8) as i32;
-/// First aspiration half-width, in centipawns.
-const ASPIRATION_DELTA: i32 = 20;
 /// `currmove` lines only after this long, as other engines do.
 const CURRMOVE_AFTER_MS: u64 = 3000;
 
@@ -242,9 +241,10 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
     fn search_line(&mut self, depth: i32) {
         let pv_index = self.pv_index;
         let previous = self.root_moves[pv_index].prev_score;
-        let mut delta = ASPIRATION_DELTA;
+        let mut delta = aspiration_delta();
         let (mut alpha, mut beta) =
-            if depth >= 5 && previous != -INFINITE && !is_mate_score(previous) {
+            if depth >= aspiration_min_depth() && previous != -INFINITE && !is_mate_score(previous)
+            {
                 (
                     (previous - delta).max(-INFINITE),
                     (previous + delta).min(INFINITE),
@@ -279,7 +279,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                 self.root_moves[pv_index].prev_score = score;
                 return;
             }
-            delta += delta / 2;
+            delta += delta * aspiration_growth() / 100;
         }
     }
 

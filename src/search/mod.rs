@@ -7,6 +7,7 @@ mod check;
 mod driver;
 pub mod history;
 pub mod movepick;
+pub mod params;
 mod qsearch;
 pub mod score;
 mod searcher;

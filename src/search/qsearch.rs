@@ -6,14 +6,12 @@
 use shakmaty::Move;
 
 use super::movepick::MovePicker;
+use super::params::delta_margin;
 use super::score::{DRAW, INFINITE, MAX_PLY, is_node_score, mated_in};
 use super::searcher::{NO_EVAL, Searcher};
 use super::see::{see_at_least, see_value};
 use super::tt::{Bound, bound_allows, pack_move, unpack_move};
 use crate::eval::Evaluator;
-
-/// Captures that cannot lift the score to alpha even with this much to spare are skipped.
-const DELTA_MARGIN: i32 = 200;
 
 impl<E: Evaluator> Searcher<'_, '_, E> {
     pub fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -74,7 +72,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             if !in_check {
                 // Delta pruning: even winning the piece cannot reach alpha.
                 let gain = m.capture().map_or(0, see_value);
-                if m.promotion().is_none() && static_eval + gain + DELTA_MARGIN <= alpha {
+                if m.promotion().is_none() && static_eval + gain + delta_margin() <= alpha {
                     continue;
                 }
                 // The picker filters losing captures; the table move comes unfiltered.

@@ -197,6 +197,13 @@ impl Engine {
                     .iter()
                     .for_each(|l| self.out.info(l));
             }
+            #[cfg(feature = "tune")]
+            _ if crate::search::params::find(canonical).is_some() => {
+                if let Err(e) = crate::search::params::set(canonical, self.options.spin(canonical))
+                {
+                    self.out.info(&format!("error: setoption: {e}"));
+                }
+            }
             _ => {}
         }
     }

@@ -258,6 +258,7 @@ impl Options {
         ];
         let entries = specs
             .into_iter()
+            .chain(search_params())
             .map(|(name, kind)| {
                 let spec = OptionSpec { name, kind };
                 let value = spec.default_value();
@@ -312,6 +313,25 @@ impl Options {
     }
 }
 
+/// A `tune` build offers every search parameter as a spin option, so a tuner
+/// sets them per game with `setoption`; a normal build offers none.
+fn search_params() -> impl Iterator<Item = (&'static str, OptionKind)> {
+    #[cfg(feature = "tune")]
+    let params = crate::search::params::PARAMS;
+    #[cfg(not(feature = "tune"))]
+    let params: &[crate::search::params::Param] = &[];
+    params.iter().map(|p| {
+        (
+            p.name,
+            OptionKind::Spin {
+                default: p.default.into(),
+                min: p.min.into(),
+                max: p.max.into(),
+            },
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -345,7 +365,12 @@ mod tests {
         assert_eq!(o.text(name::EVAL_FILE), "");
         assert!(matches!(o.value(name::CLEAR_HASH), OptionValue::None));
         assert!(o.check(name::SYZYGY_50_MOVE_RULE));
-        assert_eq!(o.specs().count(), 17);
+        let tunables = if cfg!(feature = "tune") {
+            crate::search::params::PARAMS.len()
+        } else {
+            0
+        };
+        assert_eq!(o.specs().count(), 17 + tunables);
     }
 
     #[test]
@@ -370,6 +395,17 @@ mod tests {
         assert_eq!(o.text(name::SYZYGY_PATH), "");
         assert!(o.set("Clear Hash", None).is_ok());
         assert!(o.set("No Such Thing", Some("1")).is_err());
+    }
+
+    #[cfg(feature = "tune")]
+    #[test]
+    fn search_parameters_are_range_checked_spin_options() {
+        let mut o = Options::new(EVALS);
+        assert_eq!(o.spin("rfp_margin"), 120);
+        assert_eq!(o.set("RFP_Margin", Some("150")), Ok("rfp_margin"));
+        assert_eq!(o.spin("rfp_margin"), 150);
+        assert!(o.set("rfp_margin", Some("100000")).is_err());
+        assert_eq!(o.spin("rfp_margin"), 150);
     }
 
     #[test]

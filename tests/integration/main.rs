@@ -23,6 +23,7 @@ mod search_robustness;
 mod similar;
 mod stockfish15_eval;
 mod tablebase;
+mod tune_options;
 mod uci_memory;
 mod uci_parser_fuzz;
 mod uci_protocol;
