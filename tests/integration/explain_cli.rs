@@ -1,22 +1,9 @@
 //! `tarpon explain` from the command line: output for good input, a clear
 //! message and a non-zero exit for bad input.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn tarpon(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tarpon"))
-        .args(args)
-        .output()
-        .expect("the tarpon binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use crate::common::{stderr, stdout, tarpon};
 
 #[test]
 fn the_same_seed_prints_the_same_maze() {

@@ -3,34 +3,15 @@
 //! files refused with a message (never a panic).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, fen::Fen, san::San};
+
+use crate::common::{stderr, stdout, tarpon, temp_dir};
 
 const FIXTURE: &str = "tests/data/similar/three-games-and-a-bad-one.pgn";
 /// The first 20 plies of game 1 (Zukertort - Steinitz, 1886); 11.Nd2 was played next.
 const GAME1_20: &str = "d4 d5 c4 c6 e3 Bf5 Nc3 e6 Nf3 Nd7 a3 Bd6 c5 Bc7 b4 e5 Be2 Ngf6 Bb2 e4";
-
-fn tarpon(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tarpon"))
-        .args(args)
-        .output()
-        .expect("the tarpon binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tarpon-similar-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Index the fixture into `dir`; returns the index path and tarpon's report.
 fn index(dir: &Path, every: &str) -> (PathBuf, String) {
@@ -88,7 +69,7 @@ fn fen(pos: &Chess) -> String {
 
 #[test]
 fn similar_index_counts_positions_and_skips_bad_games() {
-    let dir = scratch("count");
+    let dir = temp_dir("similar-count");
     let (_, report) = index(&dir, "1");
     // 92 + 92 + 93 plies: one position before each move.
     assert!(
@@ -108,7 +89,7 @@ fn similar_index_counts_positions_and_skips_bad_games() {
 
 #[test]
 fn similar_query_finds_the_game_of_an_indexed_position_first() {
-    let dir = scratch("self");
+    let dir = temp_dir("similar-self");
     let (idx, _) = index(&dir, "1");
     // By PGN and ply: game 1 (the first of the file), after 40 plies.
     let o = query(&idx, &["--pgn", FIXTURE, "--ply", "40"]);
@@ -155,7 +136,7 @@ fn similar_query_finds_the_game_of_an_indexed_position_first() {
 
 #[test]
 fn similar_colour_flipped_positions_match_with_moves_in_their_own_frame() {
-    let dir = scratch("colour");
+    let dir = temp_dir("similar-colour");
     let (idx, _) = index(&dir, "1");
     let pos = position_after(GAME1_20);
     let o = query(&idx, &["--fen", &fen(&pos), "--pool", "1"]);
@@ -197,7 +178,7 @@ fn similar_colour_flipped_positions_match_with_moves_in_their_own_frame() {
 
 #[test]
 fn similar_refuses_damaged_indexes_and_bad_input_clearly() {
-    let dir = scratch("damage");
+    let dir = temp_dir("similar-damage");
     let (idx, _) = index(&dir, "1");
     let good = std::fs::read(&idx).unwrap();
     let start = "8/8/8/8/8/8/8/K1k5 w - - 0 1";

@@ -3,6 +3,24 @@
 
 pub mod uci_engine;
 
+use std::process::{Command, Output};
+
+/// Runs the tarpon binary with these arguments to the end.
+pub fn tarpon(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tarpon"))
+        .args(args)
+        .output()
+        .expect("the tarpon binary runs")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
 /// A fresh, empty folder for one test, unique to this process.
 pub fn temp_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("tarpon-{name}-{}", std::process::id()));
