@@ -207,7 +207,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         {
             return true;
         }
-        if let Some(n) = limits.nodes
+        if let Some(n) = limits.nodes.into_iter().chain(limits.soft_nodes).min()
             && self.shared.total_nodes() >= n
         {
             return true;

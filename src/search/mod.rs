@@ -36,6 +36,9 @@ pub use tt::TranspositionTable;
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// Start no new iteration once this many nodes are searched (the node
+    /// count of a completed iteration, not a cut-off one: datagen's budget).
+    pub soft_nodes: Option<u64>,
     pub movetime_ms: Option<u64>,
     pub wtime_ms: Option<i64>,
     pub btime_ms: Option<i64>,

@@ -50,9 +50,13 @@ pub struct DatagenArgs {
     /// still finish and are written).
     #[arg(long)]
     pub positions: Option<u64>,
-    /// Search nodes per move.
+    /// Search nodes per move: a hard limit that cuts an iteration off.
     #[arg(long, default_value_t = 5000)]
     pub nodes: u64,
+    /// Start no new iteration after this many nodes: the move comes from a
+    /// completed iteration and no nodes go into one cut off by `--nodes`.
+    #[arg(long)]
+    pub soft_nodes: Option<u64>,
     /// Parallel games (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -290,6 +294,7 @@ fn play_game(setup: &GameSetup, game: u64, tt: &TranspositionTable) -> PlayedGam
     let mut adjudicator = Adjudicator::new(setup.args);
     let limits = Limits {
         nodes: Some(setup.args.nodes),
+        soft_nodes: setup.args.soft_nodes,
         ..Limits::default()
     };
     let control = SearchControl::new();
@@ -383,8 +388,12 @@ pub fn run(args: DatagenArgs) -> ExitCode {
 
 /// Plays the games `args` asks for and appends their records to `args.out`.
 pub fn generate(args: &DatagenArgs) -> Result<DatagenReport, String> {
-    if args.nodes == 0 || args.games == Some(0) || args.positions == Some(0) {
-        return Err("--nodes, --games and --positions must be positive".into());
+    if args.nodes == 0
+        || args.soft_nodes == Some(0)
+        || args.games == Some(0)
+        || args.positions == Some(0)
+    {
+        return Err("--nodes, --soft-nodes, --games and --positions must be positive".into());
     }
     if args.hash == 0 || args.hash > 4096 {
         return Err(format!(
@@ -532,6 +541,7 @@ mod tests {
             games: Some(4),
             positions: None,
             nodes: 400,
+            soft_nodes: None,
             threads: Some(1),
             book: None,
             random_plies: 8,

@@ -283,6 +283,7 @@ impl Engine {
         Limits {
             depth: params.depth,
             nodes: params.nodes,
+            soft_nodes: None,
             movetime_ms: params.movetime,
             wtime_ms: clock("wtime", params.wtime),
             btime_ms: clock("btime", params.btime),

@@ -105,6 +105,35 @@ fn node_limit_is_exact_and_reproducible_on_one_thread() {
 }
 
 #[test]
+fn soft_node_limit_finishes_the_iteration_that_passes_it() {
+    let pos = Position::from_fen(KIWIPETE, false).unwrap();
+    let control = SearchControl::new();
+    let config = SearchConfig::default();
+    let soft = Limits {
+        soft_nodes: Some(5_000),
+        ..Limits::default()
+    };
+    let (a, lines) = run(&pos, &soft, &config, &control);
+    let (b, _) = run(&pos, &soft, &config, &control);
+    assert!(a.nodes >= 5_000, "stopped at {} nodes", a.nodes);
+    assert_eq!((a.nodes, a.best), (b.nodes, b.best), "not reproducible");
+    // The last info line is the completed iteration that passed the limit:
+    // its node count is the search's, nothing was cut off after it.
+    let last = lines
+        .iter()
+        .rfind(|l| l.contains(" pv "))
+        .expect("an info line");
+    assert!(last.contains(&format!(" nodes {} ", a.nodes)), "{last}");
+    // A hard limit below the soft one still cuts the search off.
+    let both = Limits {
+        nodes: Some(3_000),
+        soft_nodes: Some(5_000),
+        ..Limits::default()
+    };
+    assert_eq!(run(&pos, &both, &config, &control).0.nodes, 3_000);
+}
+
+#[test]
 fn multipv_reports_distinct_lines_best_first() {
     let pos = Position::from_fen(KIWIPETE, false).unwrap();
     let config = SearchConfig {
