@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use super::page::escape;
 
-const WIDTH: f64 = 600.0;
-const HEIGHT: f64 = 220.0;
+const WIDTH: f64 = 480.0;
+const HEIGHT: f64 = 210.0;
 const LEFT: f64 = 52.0;
 const RIGHT: f64 = 10.0;
 const TOP: f64 = 10.0;

@@ -81,13 +81,13 @@ fn move_list(moves: &[Json]) -> String {
     for (i, m) in moves.iter().enumerate() {
         let label = text(m, "label");
         let white = m.get("white") == Some(&Json::Bool(true));
+        if white || i == 0 {
+            out.push_str("<li>");
+        }
+        // A black move gets its number when it opens the line or follows a comment.
         if white || i == 0 || after_comment {
             let dots = if white { "." } else { "..." };
-            let _ = write!(
-                out,
-                "<li><span class=\"num\">{}{dots}</span>",
-                num(m, "number")
-            );
+            let _ = write!(out, "<span class=\"num\">{}{dots}</span>", num(m, "number"));
         }
         let comment = if matches!(label, "inaccuracy" | "mistake" | "blunder") {
             format!(
@@ -164,7 +164,11 @@ pub fn page(doc: &Json) -> String {
     for (i, g) in games.iter().enumerate() {
         body.push_str(&game_section(i, g));
     }
-    let subtitle = format!("{} \u{b7} {} games", text(doc, "pgn"), games.len());
+    let count = match games.len() {
+        1 => "1 game".to_string(),
+        n => format!("{n} games"),
+    };
+    let subtitle = format!("{} \u{b7} {count}", text(doc, "pgn"));
     Page {
         title: "Annotated games",
         subtitle: &subtitle,

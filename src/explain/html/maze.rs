@@ -4,7 +4,7 @@
 //! `#autoplay` plays to the end at once and then marks the page done
 //! (html[data-done], for a headless browser).
 
-use super::page::{Page, escape};
+use super::page::Page;
 use crate::explain::json::Json;
 
 const STYLE: &str = include_str!("maze.css");
@@ -13,6 +13,8 @@ const SCRIPT: &str = include_str!("maze.js");
 pub fn page(doc: &Json) -> String {
     let label = doc.get("maze").and_then(Json::as_str).unwrap_or("");
     let size = |key| doc.get(key).and_then(Json::as_f64).unwrap_or(0.0);
+    let text = doc.get("text").and_then(Json::as_str).unwrap_or("");
+    let weighted = text.chars().any(|c| ('2'..='9').contains(&c));
     let subtitle = format!(
         "{label} \u{b7} {} \u{d7} {} cells",
         size("rows"),
@@ -30,9 +32,13 @@ pub fn page(doc: &Json) -> String {
          <span id=\"clock\" class=\"note\">step 0</span></div>\n\
          <p class=\"note\">Expanded cells coloured from first (<span class=\"early\">\u{25a0}</span>) \
          to last (<span class=\"late\">\u{25a0}</span>), the frontier pale, depth-first \
-         backtracking grey, the path in red once found. {}</p>\n\
+         backtracking grey, the path in red once found.{}</p>\n\
          <section class=\"cols\" id=\"runs\"></section>\n",
-        escape("Darker cells cost more to enter (weights 1-9).")
+        if weighted {
+            " Darker cells cost more to enter (1 to 9)."
+        } else {
+            ""
+        }
     );
     Page {
         title: "Maze search",
