@@ -248,10 +248,10 @@ pub fn check(html: &str) -> Result<Page, String> {
             return Err(format!("bad tag {tag}"));
         }
         *elements.entry(name.clone()).or_insert(0) += 1;
-        if let Some(id) = attribute(tag, "id") {
-            if !ids.insert(id.to_string()) {
-                return Err(format!("duplicate id {id}"));
-            }
+        if let Some(id) = attribute(tag, "id")
+            && !ids.insert(id.to_string())
+        {
+            return Err(format!("duplicate id {id}"));
         }
         if tag.ends_with("/>") || VOID.contains(&name.as_str()) {
             continue;
