@@ -34,10 +34,14 @@ fn has_ids(page: &Page, ids: &[&str]) {
     }
 }
 
+/// The value of `key`, or null when there is none.
+fn get<'a>(value: &'a Json, key: &str) -> &'a Json {
+    value.get(key).unwrap_or(&Json::Null)
+}
+
 fn find_node(node: &Json, found: &dyn Fn(&Json) -> bool) -> bool {
     found(node)
-        || node
-            .get("children")
+        || get(node, "children")
             .items()
             .iter()
             .any(|c| find_node(c, found))
@@ -53,8 +57,8 @@ fn tree_page_holds_every_algorithm_with_its_pv_and_cutoffs() {
     );
     has_ids(&p, &["data", "overview", "summary", "trees", "position"]);
     assert_eq!(p.elements["svg"], 1, "the position's board");
-    let results = p.data.get("results").items();
-    let algos: Vec<&Json> = results.iter().map(|r| r.get("algo")).collect();
+    let results = get(&p.data, "results").items();
+    let algos: Vec<&Json> = results.iter().map(|r| get(r, "algo")).collect();
     assert_eq!(
         algos,
         ["minimax", "alphabeta", "pvs"]
@@ -63,14 +67,16 @@ fn tree_page_holds_every_algorithm_with_its_pv_and_cutoffs() {
             .collect::<Vec<_>>()
     );
     for r in results {
-        let tree = r.get("tree");
-        assert_eq!(tree.get("pv"), &Json::Bool(true), "the root is on the PV");
-        assert!(r.get("nodes").num().unwrap() > 0.0);
-        assert!(find_node(tree, &|n| n.get("window").items().len() == 2
-            || n.get("type") == &Json::Str("exact".into())));
+        let tree = get(r, "tree");
+        assert_eq!(get(tree, "pv"), &Json::Bool(true), "the root is on the PV");
+        assert!(get(r, "nodes").as_f64().unwrap() > 0.0);
+        assert!(find_node(tree, &|n| get(n, "window").items().len() == 2
+            || get(n, "type") == &Json::Str("exact".into())));
     }
     assert!(
-        find_node(results[1].get("tree"), &|n| n.get("pruned").num().is_some()),
+        find_node(get(&results[1], "tree"), &|n| get(n, "pruned")
+            .as_f64()
+            .is_some()),
         "alpha-beta's cutoffs are marked"
     );
 }
@@ -88,20 +94,19 @@ fn maze_page_holds_every_run_step_by_step() {
         &["data", "runs", "play", "step", "reset", "slider", "speed"],
     );
     assert_eq!(
-        (p.data.get("rows").num(), p.data.get("cols").num()),
+        (get(&p.data, "rows").as_f64(), get(&p.data, "cols").as_f64()),
         (Some(13.0), Some(17.0))
     );
-    let results = p.data.get("results").items();
+    let results = get(&p.data, "results").items();
     assert_eq!(results.len(), 4);
     for r in results {
-        let visits = r
-            .get("steps")
+        let visits = get(r, "steps")
             .items()
             .iter()
             .filter(|s| matches!(s, Json::Str(t) if t.starts_with("visit ")))
             .count();
-        assert_eq!(Some(visits as f64), r.get("expanded").num());
-        assert!(!r.get("path").items().is_empty());
+        assert_eq!(Some(visits as f64), get(r, "expanded").as_f64());
+        assert!(!get(r, "path").items().is_empty());
     }
 }
 
@@ -121,8 +126,8 @@ fn trace_page_draws_the_heat_map_and_the_iterations() {
             "iterations",
         ],
     );
-    assert_eq!(p.data.get("pieces").items().len(), 32);
-    assert_eq!(p.data.get("iterations").items().len(), 4);
+    assert_eq!(get(&p.data, "pieces").items().len(), 32);
+    assert_eq!(get(&p.data, "iterations").items().len(), 4);
     // One row per iteration in the table, one dot per iteration in each chart.
     assert_eq!(p.elements["tr"], 1 + 4);
     assert_eq!(p.elements["circle"], 2 * 4);
@@ -151,15 +156,15 @@ fn game_page_replays_every_move() {
             "g0-board-p63",
         ],
     );
-    let game = &p.data.get("games").items()[0];
-    let moves = game.get("moves").items();
+    let game = &get(&p.data, "games").items()[0];
+    let moves = get(game, "moves").items();
     assert_eq!(moves.len(), 7);
     for m in moves {
-        assert_eq!(m.get("contest").items().len(), 64);
-        assert!(matches!(m.get("fen"), Json::Str(f) if f.contains('/')));
+        assert_eq!(get(m, "contest").items().len(), 64);
+        assert!(matches!(get(m, "fen"), Json::Str(f) if f.contains('/')));
     }
-    assert_eq!(moves[6].get("san"), &Json::Str("Qxf7#".into()));
-    assert_eq!(moves[5].get("label"), &Json::Str("blunder".into()));
+    assert_eq!(get(&moves[6], "san"), &Json::Str("Qxf7#".into()));
+    assert_eq!(get(&moves[5], "label"), &Json::Str("blunder".into()));
     // A move button each, a graph dot each plus the start.
     assert_eq!(p.elements["button"], 7 + 4);
     assert_eq!(p.elements["circle"], 8);

@@ -1,48 +1,17 @@
 //! A small well-formedness check for the pages `tarpon explain --html` writes:
 //! the elements they use are balanced, ids are unique, the embedded JSON
-//! parses, and nothing refers to the network. Not an HTML parser: it knows
+//! parses (into the crate's own `Json` value), and nothing refers to the
+//! network. Not an HTML parser: it knows
 //! the subset the reports emit (no unquoted `>` in attributes, no CDATA).
 
 use std::collections::{BTreeMap, BTreeSet};
+
+pub use tarpon::explain::json::Json;
 
 /// Elements that never have a closing tag.
 const VOID: [&str; 6] = ["meta", "input", "br", "img", "link", "hr"];
 /// Elements whose content is raw text up to their closing tag.
 const RAW_TEXT: [&str; 3] = ["script", "style", "title"];
-
-/// A minimal JSON value, enough to look into the embedded document.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Json {
-    Null,
-    Bool(bool),
-    Num(f64),
-    Str(String),
-    Arr(Vec<Json>),
-    Obj(BTreeMap<String, Json>),
-}
-
-impl Json {
-    pub fn get(&self, key: &str) -> &Json {
-        match self {
-            Json::Obj(fields) => fields.get(key).unwrap_or(&Json::Null),
-            _ => &Json::Null,
-        }
-    }
-
-    pub fn items(&self) -> &[Json] {
-        match self {
-            Json::Arr(items) => items,
-            _ => &[],
-        }
-    }
-
-    pub fn num(&self) -> Option<f64> {
-        match self {
-            Json::Num(x) => Some(*x),
-            _ => None,
-        }
-    }
-}
 
 struct JsonParser<'a> {
     text: &'a [u8],
@@ -138,7 +107,7 @@ impl JsonParser<'_> {
             }
             Some(b'{') => {
                 self.at += 1;
-                let mut fields = BTreeMap::new();
+                let mut fields = Vec::new();
                 self.skip_space();
                 if self.text.get(self.at) == Some(&b'}') {
                     self.at += 1;
@@ -147,7 +116,7 @@ impl JsonParser<'_> {
                 loop {
                     let key = self.string()?;
                     self.expect(b':')?;
-                    fields.insert(key, self.value()?);
+                    fields.push((key, self.value()?));
                     self.skip_space();
                     match self.text.get(self.at) {
                         Some(b',') => self.at += 1,
