@@ -1,5 +1,6 @@
 //! A tiny JSON value with a writer: `--json` output needs only to be written,
-//! never read, which does not justify a serde dependency.
+//! never parsed, which does not justify a serde dependency. The HTML reports
+//! read the same documents back through the accessors below.
 
 use std::fmt::{self, Write as _};
 
@@ -26,6 +27,36 @@ impl Json {
 
     pub fn str(s: impl Into<String>) -> Json {
         Json::Str(s.into())
+    }
+
+    /// The value of `key` in an object (`None` for a missing key or a non-object).
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Obj(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Json::Num(x) => Some(*x),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The items of an array; nothing for any other value.
+    pub fn items(&self) -> &[Json] {
+        match self {
+            Json::Arr(items) => items,
+            _ => &[],
+        }
     }
 }
 
@@ -135,5 +166,9 @@ mod tests {
             j.to_string(),
             r#"{"a":1,"b":[1.5,null,true],"c":"q\"\\\n","d":null}"#
         );
+        assert_eq!(j.get("a").and_then(Json::as_f64), Some(1.0));
+        assert_eq!(j.get("c").and_then(Json::as_str), Some("q\"\\\n"));
+        assert_eq!(j.get("b").map(|b| b.items().len()), Some(3));
+        assert!(j.get("missing").is_none() && Json::Null.items().is_empty());
     }
 }

@@ -4,11 +4,13 @@
 
 pub mod evaluator;
 pub mod game;
+pub mod html;
 pub mod json;
 pub mod maze;
 pub mod trace;
 pub mod tree;
 
+use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
@@ -31,12 +33,40 @@ pub enum Mode {
     Game(game::GameArgs),
 }
 
+/// With `--html FILE` the page is written there; otherwise the report.
+fn page_or_report(
+    html_file: Option<&Path>,
+    page: impl FnOnce() -> Result<String, String>,
+    report: impl FnOnce() -> Result<String, String>,
+) -> Result<String, String> {
+    match html_file {
+        Some(path) => html::write(path, &page()?),
+        None => report(),
+    }
+}
+
 pub fn run(args: &ExplainArgs) -> ExitCode {
     let report = match &args.mode {
-        Mode::Maze(a) => return maze::run(a),
-        Mode::Tree(a) => tree::report(a),
-        Mode::Trace(a) => trace::trace(a),
-        Mode::Game(a) => game::game(a),
+        Mode::Maze(a) => page_or_report(
+            a.html.as_deref(),
+            || maze::document(a).map(|d| html::maze::page(&d)),
+            || maze::report(a),
+        ),
+        Mode::Tree(a) => page_or_report(
+            a.html.as_deref(),
+            || tree::document(a).map(|d| html::tree::page(&d)),
+            || tree::report(a),
+        ),
+        Mode::Trace(a) => page_or_report(
+            a.html.as_deref(),
+            || trace::document(a).map(|d| html::trace::page(&d)),
+            || trace::trace(a),
+        ),
+        Mode::Game(a) => page_or_report(
+            a.html.as_deref(),
+            || game::document(a).map(|d| html::game::page(&d)),
+            || game::game(a),
+        ),
     };
     match report {
         Ok(text) => {

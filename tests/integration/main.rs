@@ -12,6 +12,7 @@ mod common;
 mod endgame;
 mod epd_suites;
 mod explain_cli;
+mod explain_html;
 mod nnue;
 mod nnue_uci;
 mod perft;

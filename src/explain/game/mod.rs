@@ -13,6 +13,7 @@ use shakmaty::{Color, Move, Position as _};
 
 use crate::eval::EvalChoice;
 use crate::explain::evaluator::EvalOptions;
+use crate::explain::json::Json;
 use crate::explain::trace::search_view;
 use crate::position::Position;
 use crate::search::{Limits, Score, SearchOutcome};
@@ -34,6 +35,10 @@ pub struct GameArgs {
     /// Write the annotated PGN here instead of after the report.
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
+    /// Write the games, replayable with their evaluation graph, heat maps and
+    /// annotations, as one self-contained HTML page (`-`: stdout).
+    #[arg(long, value_name = "FILE", conflicts_with = "out")]
+    pub html: Option<std::path::PathBuf>,
 }
 
 /// How a move is judged, from the win probability it lost against the best.
@@ -279,11 +284,84 @@ fn report_table(game: &pgn::Game, reports: &[MoveReport]) -> String {
     out
 }
 
-/// The text `explain game` prints, or why it cannot.
-pub fn game(args: &GameArgs) -> Result<String, String> {
-    let text = std::fs::read_to_string(&args.pgn)
-        .map_err(|e| format!("cannot read {}: {e}", args.pgn.display()))?;
-    let games = pgn::read_games(&text).map_err(|e| format!("{}: {e}", args.pgn.display()))?;
+/// Scores beyond this, mates included, are drawn at this height in graphs.
+const GRAPH_LIMIT: i32 = 1000;
+
+/// A White's-view score as a graph height: centipawns, mates at the edge.
+fn graph_cp(white: Score) -> i32 {
+    match white {
+        Score::Cp(cp) => cp.clamp(-GRAPH_LIMIT, GRAPH_LIMIT),
+        Score::Mate(n) if n > 0 => GRAPH_LIMIT,
+        Score::Mate(_) => -GRAPH_LIMIT,
+    }
+}
+
+/// A position as the page shows it: its FEN and each square's contest.
+fn position_json(pos: &Position) -> Vec<(String, Json)> {
+    let mut contest = [0u32; 64];
+    heat::accumulate(&mut contest, pos);
+    vec![
+        ("fen".to_string(), Json::str(pos.fen())),
+        (
+            "contest".to_string(),
+            Json::Arr(contest.iter().map(|&c| u64::from(c).into()).collect()),
+        ),
+    ]
+}
+
+/// One annotated game for the HTML page: tags, the start position and every
+/// move with its judgement and the position after it.
+pub fn game_json(game: &pgn::Game, reports: &[MoveReport]) -> Json {
+    let mut pos = game.start.clone();
+    let mut number = u32::from(game.start.chess().fullmoves());
+    let mut moves = Vec::with_capacity(reports.len());
+    for (&m, r) in game.moves.iter().zip(reports) {
+        let uci = pos.uci(m);
+        pos.make(m);
+        pos.forget_undo();
+        let white_after = white_view(r.after, r.mover);
+        let mut fields = vec![
+            ("number".to_string(), u64::from(number).into()),
+            ("white".to_string(), (r.mover == Color::White).into()),
+            ("san".to_string(), Json::str(&r.san)),
+            ("uci".to_string(), Json::str(uci)),
+            ("best".to_string(), Json::str(&r.best_san)),
+            ("before".to_string(), Json::str(score_text(r.before))),
+            ("after".to_string(), Json::str(score_text(r.after))),
+            ("eval".to_string(), Json::str(eval_tag(white_after))),
+            ("graph_cp".to_string(), graph_cp(white_after).into()),
+            ("loss".to_string(), r.loss.into()),
+            ("label".to_string(), Json::str(r.label.name())),
+        ];
+        fields.extend(position_json(&pos));
+        moves.push(Json::Obj(fields));
+        if r.mover == Color::Black {
+            number += 1;
+        }
+    }
+    let start_eval = reports
+        .first()
+        .map_or(Score::Cp(0), |r| white_view(r.before, r.mover));
+    let mut start = position_json(&game.start);
+    start.push(("graph_cp".to_string(), graph_cp(start_eval).into()));
+    start.push(("eval".to_string(), Json::str(eval_tag(start_eval))));
+    Json::obj([
+        (
+            "tags",
+            Json::Obj(
+                game.tags
+                    .iter()
+                    .map(|(k, v)| (k.clone(), Json::str(v)))
+                    .collect(),
+            ),
+        ),
+        ("result", Json::str(&game.result)),
+        ("start", Json::Obj(start)),
+        ("moves", Json::Arr(moves)),
+    ])
+}
+
+fn engine(args: &GameArgs) -> Result<Engine, String> {
     let limits = match args.depth {
         Some(d) if !(1..=64).contains(&d) => {
             return Err(format!("--depth {d} out of range (1 to 64)"));
@@ -298,18 +376,49 @@ pub fn game(args: &GameArgs) -> Result<String, String> {
             ..Limits::default()
         },
     };
-    let engine = Engine {
+    Ok(Engine {
         limits,
         eval: args.eval.choice()?,
-    };
+    })
+}
+
+/// A game and the judgement of each of its moves.
+type Annotated = (pgn::Game, Vec<MoveReport>);
+
+/// Every game of the file, annotated, with the heat summed over them all.
+fn analyse(args: &GameArgs) -> Result<(Vec<Annotated>, [u32; 64]), String> {
+    let text = std::fs::read_to_string(&args.pgn)
+        .map_err(|e| format!("cannot read {}: {e}", args.pgn.display()))?;
+    let games = pgn::read_games(&text).map_err(|e| format!("{}: {e}", args.pgn.display()))?;
+    let engine = engine(args)?;
+    let mut heat = [0u32; 64];
+    let mut annotated = Vec::with_capacity(games.len());
+    for g in games {
+        let reports = annotate(&g, &engine, &mut heat)?;
+        annotated.push((g, reports));
+    }
+    Ok((annotated, heat))
+}
+
+/// The games for the HTML page: `{games: [...]}`, one `game_json` each.
+pub fn document(args: &GameArgs) -> Result<Json, String> {
+    let (games, _) = analyse(args)?;
+    let games = games.iter().map(|(g, r)| game_json(g, r)).collect();
+    Ok(Json::obj([
+        ("pgn", Json::str(args.pgn.display().to_string())),
+        ("games", Json::Arr(games)),
+    ]))
+}
+
+/// The text `explain game` prints, or why it cannot.
+pub fn game(args: &GameArgs) -> Result<String, String> {
+    let (games, heat) = analyse(args)?;
     let mut report = String::new();
     let mut annotated = String::new();
-    let mut heat = [0u32; 64];
-    for g in &games {
-        let reports = annotate(g, &engine, &mut heat)?;
-        report.push_str(&report_table(g, &reports));
+    for (g, reports) in &games {
+        report.push_str(&report_table(g, reports));
         report.push('\n');
-        annotated.push_str(&pgn::write(g, &notes(&reports), "tarpon explain game"));
+        annotated.push_str(&pgn::write(g, &notes(reports), "tarpon explain game"));
     }
     report.push_str(&heat::render(&heat));
     match &args.out {

@@ -6,10 +6,9 @@ mod presets;
 mod render;
 pub mod solve;
 
-use std::process::ExitCode;
-
 use clap::{Args, ValueEnum};
 
+use crate::explain::json::Json;
 use grid::{Grid, MazeError};
 use solve::Algo;
 
@@ -61,8 +60,12 @@ pub struct MazeArgs {
     pub json: bool,
     /// Graphviz output of the maze graph with the first algorithm's path
     /// (render with `neato -n -Tsvg`).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "html")]
     pub dot: bool,
+    /// Write the runs, animated side by side, as one self-contained HTML page
+    /// (`-`: stdout).
+    #[arg(long, value_name = "FILE", conflicts_with = "json")]
+    pub html: Option<std::path::PathBuf>,
 }
 
 /// Where the maze came from, for the header line.
@@ -125,28 +128,33 @@ fn selected(algos: &[AlgoArg]) -> Vec<Algo> {
     out
 }
 
-pub fn run(args: &MazeArgs) -> ExitCode {
-    if args.list_presets {
-        print!("{}", presets::listing());
-        return ExitCode::SUCCESS;
-    }
-    let source = match build(args) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let solutions: Vec<_> = selected(&args.algo)
+fn solved(args: &MazeArgs) -> Result<(Source, Vec<solve::Solution>), String> {
+    let source = build(args).map_err(|e| e.0)?;
+    let solutions = selected(&args.algo)
         .into_iter()
         .map(|a| solve::solve(&source.grid, a))
         .collect();
-    if args.json {
-        println!("{}", render::json(&source, &solutions, args.steps));
-    } else if args.dot {
-        print!("{}", render::dot(&source.grid, solutions.first()));
-    } else {
-        print!("{}", render::text(&source, &solutions, args.steps));
+    Ok((source, solutions))
+}
+
+/// The maze and every selected run with its steps: the `--json --steps`
+/// document, which the HTML page animates.
+pub fn document(args: &MazeArgs) -> Result<Json, String> {
+    let (source, solutions) = solved(args)?;
+    Ok(render::json(&source, &solutions, true))
+}
+
+/// The text `explain maze` prints, or why it cannot.
+pub fn report(args: &MazeArgs) -> Result<String, String> {
+    if args.list_presets {
+        return Ok(presets::listing());
     }
-    ExitCode::SUCCESS
+    let (source, solutions) = solved(args)?;
+    Ok(if args.json {
+        format!("{}\n", render::json(&source, &solutions, args.steps))
+    } else if args.dot {
+        render::dot(&source.grid, solutions.first())
+    } else {
+        render::text(&source, &solutions, args.steps)
+    })
 }

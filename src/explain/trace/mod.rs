@@ -11,7 +11,7 @@ use clap::Args;
 use crate::explain::evaluator::{EvalArg, EvalOptions};
 use crate::explain::json::Json;
 use crate::position::{Position, START_FEN};
-use crate::search::Limits;
+use crate::search::{Limits, SearchOutcome};
 
 /// Take a position's evaluation apart and trace the engine's search on it.
 #[derive(Args, Debug)]
@@ -34,10 +34,21 @@ pub struct TraceArgs {
     /// Machine-readable output.
     #[arg(long)]
     pub json: bool,
+    /// Write the heat map and the search charts as one self-contained HTML
+    /// page (`-`: stdout).
+    #[arg(long, value_name = "FILE", conflicts_with = "json")]
+    pub html: Option<std::path::PathBuf>,
 }
 
-/// The text `explain trace` prints, or why it cannot.
-pub fn trace(args: &TraceArgs) -> Result<String, String> {
+/// The position, its evaluation piece by piece and the search's iterations.
+struct Trace {
+    pos: Position,
+    total: i32,
+    contrib: [Option<i32>; 64],
+    outcome: Option<SearchOutcome>,
+}
+
+fn analyse(args: &TraceArgs) -> Result<Trace, String> {
     let pos = Position::from_fen(args.fen.as_deref().unwrap_or(START_FEN), false)
         .map_err(|e| e.to_string())?;
     let mut eval = args.eval.evaluator()?;
@@ -64,21 +75,46 @@ pub fn trace(args: &TraceArgs) -> Result<String, String> {
     };
     let total = eval_view::white_eval(eval.as_mut(), &pos);
     let contrib = eval_view::contributions(eval.as_mut(), &pos);
+    Ok(Trace {
+        pos,
+        total,
+        contrib,
+        outcome,
+    })
+}
+
+fn json_doc(args: &TraceArgs, t: &Trace) -> Json {
+    Json::obj([
+        ("fen", Json::str(t.pos.fen())),
+        ("eval", Json::str(args.eval.name())),
+        ("white_eval", t.total.into()),
+        ("pieces", eval_view::contributions_json(&t.pos, &t.contrib)),
+        (
+            "iterations",
+            t.outcome
+                .as_ref()
+                .map_or(Json::Null, |o| search_view::json(&t.pos, o)),
+        ),
+    ])
+}
+
+/// The `--json` document (what the HTML page draws).
+pub fn document(args: &TraceArgs) -> Result<Json, String> {
+    Ok(json_doc(args, &analyse(args)?))
+}
+
+/// The text `explain trace` prints, or why it cannot.
+pub fn trace(args: &TraceArgs) -> Result<String, String> {
+    let t = analyse(args)?;
     if args.json {
-        let doc = Json::obj([
-            ("fen", Json::str(pos.fen())),
-            ("eval", Json::str(args.eval.name())),
-            ("white_eval", total.into()),
-            ("pieces", eval_view::contributions_json(&pos, &contrib)),
-            (
-                "iterations",
-                outcome
-                    .as_ref()
-                    .map_or(Json::Null, |o| search_view::json(&pos, o)),
-            ),
-        ]);
-        return Ok(format!("{doc}\n"));
+        return Ok(format!("{}\n", json_doc(args, &t)));
     }
+    let Trace {
+        pos,
+        total,
+        contrib,
+        outcome,
+    } = t;
     let mut out = format!("position {}\n", pos.fen());
     let _ = writeln!(
         out,

@@ -21,9 +21,9 @@ use crate::explain::evaluator::EvalOptions;
 use crate::explain::json::Json;
 use crate::position::{Position, START_FEN};
 use classic::Classic;
-use node::{Tree, format_score};
+use node::{NodeId, Tree, format_score};
 use ordering::OrderingKind;
-use render::Limits;
+use render::{Limits, Shown};
 use soft::Temperatures;
 
 /// What a search counted.
@@ -116,8 +116,11 @@ pub struct TreeArgs {
     #[arg(long, conflicts_with = "dot")]
     pub json: bool,
     /// Graphviz DOT of the (single) algorithm's tree, e.g. `| dot -Tsvg`.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "html")]
     pub dot: bool,
+    /// Write the trees side by side as one self-contained HTML page (`-`: stdout).
+    #[arg(long, value_name = "FILE", conflicts_with = "json")]
+    pub html: Option<std::path::PathBuf>,
     /// Temperature of soft alpha-beta's soft max, centipawns.
     #[arg(long, default_value_t = 10.0)]
     pub tau: f64,
@@ -209,6 +212,16 @@ pub fn report(args: &TreeArgs) -> Result<String, String> {
     })
 }
 
+/// The `--json` document of one position's trees (what the HTML page draws).
+pub fn document(args: &TreeArgs) -> Result<Json, String> {
+    check_args(args)?;
+    if args.bench_positions.is_some() {
+        return Err("--bench-positions prints a table of counts; drop it for a page".to_string());
+    }
+    let analysis = analyse(args)?;
+    Ok(json_doc(args, &analysis))
+}
+
 fn san(pos: &Position, m: Option<Move>) -> String {
     m.map_or("-".to_string(), |m| {
         shakmaty::san::SanPlus::from_move(pos.chess().clone(), m).to_string()
@@ -221,7 +234,16 @@ struct Run {
     time: Duration,
 }
 
-fn single(args: &TreeArgs) -> Result<String, String> {
+/// One position searched by every selected algorithm, and the part of each
+/// tree to show.
+struct Analysis {
+    pos: Position,
+    eval: Box<dyn Evaluator>,
+    runs: Vec<Run>,
+    views: Vec<(NodeId, Vec<Shown>)>,
+}
+
+fn analyse(args: &TreeArgs) -> Result<Analysis, String> {
     let pos = Position::from_fen(args.fen.as_deref().unwrap_or(START_FEN), false)
         .map_err(|e| e.to_string())?;
     let mut eval = args.eval.evaluator()?;
@@ -258,37 +280,59 @@ fn single(args: &TreeArgs) -> Result<String, String> {
             .map_err(|e| format!("{}: {e}", run.algo.name()))?;
         views.push((focus, render::select(&run.outcome.tree, focus, &limits)));
     }
+    Ok(Analysis {
+        pos,
+        eval,
+        runs,
+        views,
+    })
+}
+
+fn json_doc(args: &TreeArgs, analysis: &Analysis) -> Json {
+    let Analysis {
+        pos, runs, views, ..
+    } = analysis;
+    let results = runs
+        .iter()
+        .zip(views)
+        .map(|(r, (focus, shown))| {
+            let s = &r.outcome.stats;
+            Json::obj([
+                ("algo", Json::str(r.algo.name())),
+                ("best", Json::str(san(pos, r.outcome.best_move))),
+                ("score", r.outcome.score.into()),
+                ("nodes", s.nodes.into()),
+                ("leaves", s.leaves.into()),
+                ("cutoffs", s.cutoffs.into()),
+                ("researches", s.researches.into()),
+                ("weighted_nodes", s.weighted_nodes.into()),
+                ("time_ms", (r.time.as_secs_f64() * 1e3).into()),
+                ("tree", render::json(&r.outcome.tree, *focus, shown)),
+            ])
+        })
+        .collect();
+    Json::obj([
+        ("fen", Json::str(pos.fen())),
+        ("depth", u64::from(args.depth).into()),
+        ("results", Json::Arr(results)),
+    ])
+}
+
+fn single(args: &TreeArgs) -> Result<String, String> {
+    let analysis = analyse(args)?;
     if args.dot {
-        let (focus, shown) = &views[0];
-        return Ok(render::dot(&runs[0].outcome.tree, *focus, shown));
+        let (focus, shown) = &analysis.views[0];
+        return Ok(render::dot(&analysis.runs[0].outcome.tree, *focus, shown));
     }
     if args.json {
-        let results = runs
-            .iter()
-            .zip(&views)
-            .map(|(r, (focus, shown))| {
-                let s = &r.outcome.stats;
-                Json::obj([
-                    ("algo", Json::str(r.algo.name())),
-                    ("best", Json::str(san(&pos, r.outcome.best_move))),
-                    ("score", r.outcome.score.into()),
-                    ("nodes", s.nodes.into()),
-                    ("leaves", s.leaves.into()),
-                    ("cutoffs", s.cutoffs.into()),
-                    ("researches", s.researches.into()),
-                    ("weighted_nodes", s.weighted_nodes.into()),
-                    ("time_ms", (r.time.as_secs_f64() * 1e3).into()),
-                    ("tree", render::json(&r.outcome.tree, *focus, shown)),
-                ])
-            })
-            .collect();
-        let doc = Json::obj([
-            ("fen", Json::str(pos.fen())),
-            ("depth", u64::from(args.depth).into()),
-            ("results", Json::Arr(results)),
-        ]);
-        return Ok(format!("{doc}\n"));
+        return Ok(format!("{}\n", json_doc(args, &analysis)));
     }
+    let Analysis {
+        pos,
+        mut eval,
+        runs,
+        views,
+    } = analysis;
     let mut out = String::new();
     let _ = writeln!(
         out,

@@ -80,13 +80,20 @@ pub fn find_path(tree: &Tree, path: &[String]) -> Result<NodeId, String> {
     Ok(at)
 }
 
-pub fn select(tree: &Tree, focus: NodeId, limits: &Limits) -> Vec<Shown> {
+/// Which nodes lie on the principal variation from `focus` (best child after
+/// best child).
+fn principal_variation(tree: &Tree, focus: NodeId) -> Vec<bool> {
     let mut on_pv = vec![false; tree.nodes.len()];
     let mut at = Some(focus);
     while let Some(id) = at {
         on_pv[id] = true;
         at = tree.nodes[id].best_child;
     }
+    on_pv
+}
+
+pub fn select(tree: &Tree, focus: NodeId, limits: &Limits) -> Vec<Shown> {
+    let on_pv = principal_variation(tree, focus);
     let mut out = Vec::new();
     let mut todo = vec![Shown::Node {
         id: focus,
@@ -251,7 +258,13 @@ pub fn text(tree: &Tree, focus: NodeId, focus_line: &[String], shown: &[Shown]) 
     out
 }
 
-fn node_json(tree: &Tree, id: NodeId, is_root: bool, collapsed: bool) -> Vec<(String, Json)> {
+fn node_json(
+    tree: &Tree,
+    id: NodeId,
+    is_root: bool,
+    on_pv: bool,
+    collapsed: bool,
+) -> Vec<(String, Json)> {
     let node = &tree.nodes[id];
     let (score, window) = if is_root {
         (node.score, node.window)
@@ -293,6 +306,9 @@ fn node_json(tree: &Tree, id: NodeId, is_root: bool, collapsed: bool) -> Vec<(St
     if node.research {
         f.push(("research".into(), true.into()));
     }
+    if on_pv {
+        f.push(("pv".into(), true.into()));
+    }
     if collapsed {
         f.push(("collapsed".into(), true.into()));
     }
@@ -303,8 +319,10 @@ fn node_json(tree: &Tree, id: NodeId, is_root: bool, collapsed: bool) -> Vec<(St
 type OpenObject = (Vec<(String, Json)>, Vec<Json>);
 
 /// The selection as nested objects: each node's shown children under
-/// `children`, left-out ones summarised under `more`.
+/// `children`, left-out ones summarised under `more`; the principal
+/// variation marked `pv`.
 pub fn json(tree: &Tree, focus: NodeId, shown: &[Shown]) -> Json {
+    let on_pv = principal_variation(tree, focus);
     // Build bottom-up with a stack of open objects indexed by depth.
     let mut open: Vec<OpenObject> = Vec::new();
     let mut cut = None;
@@ -330,7 +348,10 @@ pub fn json(tree: &Tree, focus: NodeId, shown: &[Shown]) -> Json {
                 if depth == 0 {
                     close_to(&mut open, 0);
                 }
-                open.push((node_json(tree, id, id == focus, collapsed), Vec::new()));
+                open.push((
+                    node_json(tree, id, id == focus, on_pv[id], collapsed),
+                    Vec::new(),
+                ));
             }
             Shown::More {
                 depth,

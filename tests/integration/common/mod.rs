@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod html;
 pub mod uci_engine;
 
 use std::process::{Command, Output};
