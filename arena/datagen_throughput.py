@@ -71,6 +71,8 @@ def main():
         runs.append({"name": name, "out": out, "process": process, "cpu": 0.0})
         print(f"{name}: pid {process.pid}: {shlex.join(command)}", flush=True)
 
+    # Ctrl-C or a TERM ends every run early and still prints the table.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         while any(r["process"].poll() is None for r in runs):
             time.sleep(5)
@@ -84,9 +86,12 @@ def main():
             line = ", ".join(f"{r['name']} {positions(r['out'])} pos {r['cpu']:.0f} cpu-s"
                              for r in runs)
             print(f"\r{line}", end="", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        pass
     finally:
         for r in runs:
             if r["process"].poll() is None:
+                r["cpu"] = cpu_seconds(r["process"].pid)
                 r["process"].send_signal(signal.SIGTERM)
                 r["process"].wait()
     print(file=sys.stderr)
