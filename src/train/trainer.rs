@@ -20,28 +20,26 @@ use rayon::prelude::*;
 
 use super::checkpoint::Checkpoint;
 use super::data::{PackedPosition, read_records};
-use super::model::{ActiveRows, CP_PER_UNIT, DenseGrads, Model, Pass};
+use super::model::{ActiveRows, DenseGrads, Model, Pass};
 use super::optim::{Optimiser, SparseGrad};
-use crate::eval::nnue::network::MAX_BUCKETS;
+use crate::eval::nnue::features::KingBuckets;
+use crate::eval::nnue::network::{Head, MAX_BUCKETS};
 use crate::eval::nnue::{FeatureSet, Kernels, Network};
 use crate::rng::SplitMix64;
 
-/// Feature sets selectable on the command line.
+/// Architectures selectable on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Arch {
+    /// HalfKP inputs, clipped ReLU, dense layers 2N -> H1 -> H2 -> 1.
     #[value(name = "halfkp")]
     HalfKP,
+    /// HalfKAv2_hm inputs, clipped ReLU, dense layers 2N -> H1 -> H2 -> 1.
     #[value(name = "halfkav2_hm")]
     HalfKAv2Hm,
-}
-
-impl From<Arch> for FeatureSet {
-    fn from(a: Arch) -> FeatureSet {
-        match a {
-            Arch::HalfKP => FeatureSet::HalfKP,
-            Arch::HalfKAv2Hm => FeatureSet::HalfKAv2Hm,
-        }
-    }
+    /// 768 inputs per king bucket (--king-buckets), mirrored; squared
+    /// clipped ReLU straight into the output, 2N -> 1 (--layers unused).
+    #[value(name = "chess768")]
+    Chess768,
 }
 
 /// Arguments of `tarpon train`.
@@ -55,13 +53,18 @@ pub struct TrainArgs {
     /// after every epoch that improves).
     #[arg(long)]
     pub out: PathBuf,
-    /// Feature set.
+    /// Architecture: feature set and head.
     #[arg(long, value_enum, default_value = "halfkav2_hm")]
     pub arch: Arch,
+    /// King buckets of `--arch chess768`: `single` (one bucket, plain 768
+    /// inputs mirrored) or `ranks4` (the own king on rank 1, 2, 3–4 or 5–8,
+    /// seen from its side).
+    #[arg(long, default_value = "ranks4", value_parser = KingBuckets::from_name)]
+    pub king_buckets: KingBuckets,
     /// Feature-transformer neurons per perspective (a multiple of 16).
     #[arg(long, default_value_t = 256)]
     pub hidden: usize,
-    /// Sizes of the two dense hidden layers.
+    /// Sizes of the two dense hidden layers (not for `--arch chess768`).
     #[arg(long, num_args = 2, value_names = ["H1", "H2"], default_values_t = [32, 32])]
     pub layers: Vec<usize>,
     /// Output buckets: separate dense stacks chosen by the number of pieces
@@ -132,6 +135,23 @@ pub struct TrainArgs {
 }
 
 impl TrainArgs {
+    /// The feature set `--arch` (and `--king-buckets`) name.
+    pub fn features(&self) -> FeatureSet {
+        match self.arch {
+            Arch::HalfKP => FeatureSet::HalfKP,
+            Arch::HalfKAv2Hm => FeatureSet::HalfKAv2Hm,
+            Arch::Chess768 => FeatureSet::Chess768(self.king_buckets),
+        }
+    }
+
+    /// The head `--arch` names.
+    pub fn head(&self) -> Head {
+        match self.arch {
+            Arch::HalfKP | Arch::HalfKAv2Hm => Head::Plain,
+            Arch::Chess768 => Head::Screlu,
+        }
+    }
+
     fn checkpoint_path(&self) -> PathBuf {
         self.checkpoint.clone().unwrap_or_else(|| {
             let mut p = self.out.clone().into_os_string();
@@ -267,14 +287,15 @@ fn initial_state(args: &TrainArgs) -> Result<Checkpoint, String> {
     if args.resume {
         let ck =
             Checkpoint::load(&checkpoint).map_err(|e| format!("{}: {e}", checkpoint.display()))?;
-        if ck.model.features != FeatureSet::from(args.arch)
+        if ck.model.features != args.features()
+            || ck.model.head != args.head()
             || ck.model.half_dims != args.hidden
             || ck.model.buckets() != args.buckets
         {
             return Err(format!(
-                "{} holds a {:?} net with {} neurons and {} output buckets, not --arch {:?} --hidden {} --buckets {}",
+                "{} holds a {} net with {} neurons and {} output buckets, not --arch {:?} --hidden {} --buckets {} (and --king-buckets)",
                 checkpoint.display(),
-                ck.model.features,
+                describe(ck.model.features),
                 ck.model.half_dims,
                 ck.model.buckets(),
                 args.arch,
@@ -296,7 +317,10 @@ fn initial_state(args: &TrainArgs) -> Result<Checkpoint, String> {
                     net.architecture()
                 )
             };
-            if model.features != FeatureSet::from(args.arch) || model.half_dims != args.hidden {
+            if model.features != args.features()
+                || model.head != args.head()
+                || model.half_dims != args.hidden
+            {
                 return Err(mismatch());
             }
             if model.buckets() == args.buckets {
@@ -305,12 +329,15 @@ fn initial_state(args: &TrainArgs) -> Result<Checkpoint, String> {
                 model.with_buckets(args.buckets).ok_or_else(mismatch)?
             }
         }
-        None => Model::random(
-            args.arch.into(),
-            args.hidden,
-            [args.layers[0], args.layers[1]],
-            args.seed,
-        )
+        None => match args.head() {
+            Head::Screlu => Model::random_screlu(args.features(), args.hidden, args.seed),
+            Head::Plain | Head::Stockfish15 => Model::random(
+                args.features(),
+                args.hidden,
+                [args.layers[0], args.layers[1]],
+                args.seed,
+            ),
+        }
         .with_buckets(args.buckets)
         .expect("a fresh model has one bucket"),
     };
@@ -475,14 +502,30 @@ fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
 
 fn save_net(args: &TrainArgs, state: &Checkpoint) -> Result<(), String> {
     let description = format!(
-        "tarpon {:?} net, {} epochs, lambda {}, scale {}",
-        state.model.features, state.epochs_done, args.lambda, args.scale
+        "tarpon {} net, {} epochs, lambda {}, scale {}",
+        describe(state.model.features),
+        state.epochs_done,
+        args.lambda,
+        args.scale
     );
     let net = state
         .model
         .quantise(description)
         .map_err(|e| e.to_string())?;
     write_atomically(&args.out, &net.to_bytes())
+}
+
+/// A feature set for people: `HalfKAv2Hm`, `Chess768 (ranks4 king buckets)`.
+fn describe(features: FeatureSet) -> String {
+    match features {
+        FeatureSet::Chess768(buckets) => format!(
+            "Chess768 ({} king buckets)",
+            buckets
+                .name()
+                .map_or_else(|| buckets.count().to_string(), str::to_string)
+        ),
+        other => format!("{other:?}"),
+    }
 }
 
 /// Writes to a temporary file and renames it, so a killed run never leaves a
@@ -518,12 +561,11 @@ impl Loss {
             + (1.0 - self.lambda) * pos.result().score()
     }
 
-    /// (loss, d loss / d output) for the model's float output.
-    fn eval(&self, output: f32, pos: &PackedPosition) -> (f32, f32) {
-        let k = CP_PER_UNIT / self.scale;
-        let p = sigmoid(output * k);
+    /// (loss, d loss / d centipawns) for an evaluation in centipawns.
+    fn eval(&self, cp: f32, pos: &PackedPosition) -> (f32, f32) {
+        let p = sigmoid(cp / self.scale);
         let diff = p - self.target(pos);
-        (diff * diff, 2.0 * diff * p * (1.0 - p) * k)
+        (diff * diff, 2.0 * diff * p * (1.0 - p) / self.scale)
     }
 }
 
@@ -553,17 +595,18 @@ impl Worker {
         model.active_rows(!turn, pos.pieces(), &mut self.them);
     }
 
-    /// The model's output for `pos`, in float arithmetic or, given the
-    /// quantised export, in the engine's.
+    /// The model's evaluation of `pos` in centipawns, in float arithmetic
+    /// or, given the quantised export, in the engine's.
     fn forward(&mut self, model: &Model, quantised: Option<&Network>, pos: &PackedPosition) -> f32 {
         self.rows(model, pos);
         let bucket = model.bucket_for(pos.pieces().count());
-        match quantised {
+        let output = match quantised {
             Some(net) => self
                 .pass
                 .forward_quantised(net, bucket, &self.us, &self.them),
             None => self.pass.forward(model, bucket, &self.us, &self.them),
-        }
+        };
+        output * model.cp_per_unit()
     }
 }
 
@@ -588,11 +631,11 @@ fn train_batch(
             let mut total = 0.0f64;
             for &i in slice {
                 let pos = &data[i as usize];
-                let out = w.forward(model, quantised, pos);
-                let (l, d_out) = loss.eval(out, pos);
+                let cp = w.forward(model, quantised, pos);
+                let (l, d_cp) = loss.eval(cp, pos);
                 total += f64::from(l);
-                w.pass
-                    .backward(model, d_out * scale, &mut w.dense, &mut w.d_acc);
+                let d_out = d_cp * model.cp_per_unit() * scale;
+                w.pass.backward(model, d_out, &mut w.dense, &mut w.d_acc);
                 grad.add(&w.us, &w.d_acc[..n]);
                 grad.add(&w.them, &w.d_acc[n..]);
             }
@@ -655,7 +698,7 @@ pub fn quantisation_error(model: &Model, data: &[PackedPosition]) -> Option<(usi
         let p = pos.unpack().ok()?;
         let float = f64::from(model.evaluate(&p.board, p.turn));
         let quant =
-            f64::from(net.raw_output_board(Kernels::scalar(), &p.board, p.turn) / net.output_scale);
+            f64::from(net.centipawns(net.raw_output_board(Kernels::scalar(), &p.board, p.turn)));
         let d = (float - quant).abs();
         sum += d;
         max = max.max(d);

@@ -13,6 +13,7 @@ mod endgame;
 mod epd_suites;
 mod explain_cli;
 mod nnue;
+mod nnue_screlu;
 mod nnue_uci;
 mod perft;
 mod position_random;

@@ -1,8 +1,9 @@
 //! Seeded random nets for tests and benchmarks (until trained nets exist).
 
 use super::features::FeatureSet;
-use super::layers::{Affine, FeatureTransformer};
-use super::network::{NetError, Network};
+use super::layers::{Affine, FeatureTransformer, ScreluOutput};
+use super::network::{NetError, Network, SCRELU_OUTPUT_SCALE};
+use super::simd::SCRELU_WEIGHT_MAX;
 use crate::rng::SplitMix64;
 
 /// A net of the given shape with random weights, scaled so activations
@@ -57,6 +58,43 @@ pub fn random_network(
         .collect();
     let description = format!("random net, seed {seed}");
     Network::new(transformer, stacks, 16, description)
+}
+
+/// A net with the SCReLU head and random weights: accumulators spread over
+/// the whole 0..255 range of the activation (and beyond, both ways), output
+/// weights over the whole ±127 the kernels allow.
+pub fn random_screlu_network(
+    features: FeatureSet,
+    half_dims: usize,
+    buckets: usize,
+    seed: u64,
+) -> Result<Network, NetError> {
+    let mut rng = SplitMix64::new(seed);
+    let transformer = FeatureTransformer::new(
+        features,
+        half_dims,
+        (0..half_dims)
+            .map(|_| rng.range_i32(-40, 200) as i16)
+            .collect(),
+        (0..features.dimensions() * half_dims)
+            .map(|_| rng.range_i32(-48, 48) as i16)
+            .collect(),
+    );
+    let w = i32::from(SCRELU_WEIGHT_MAX);
+    let output = ScreluOutput {
+        weights: (0..buckets * 2 * half_dims)
+            .map(|_| rng.range_i32(-w, w) as i16)
+            .collect(),
+        biases: (0..buckets)
+            .map(|_| rng.range_i32(-20_000, 20_000))
+            .collect(),
+    };
+    Network::new_screlu(
+        transformer,
+        output,
+        SCRELU_OUTPUT_SCALE,
+        format!("random SCReLU net, seed {seed}"),
+    )
 }
 
 /// A net in Stockfish 15.1's architecture (HalfKAv2_hm, `half_dims` wide,
