@@ -823,10 +823,14 @@ mod tests {
         args
     }
 
-    /// Trains on material labels once per feature set; tests share the result.
+    /// Every architecture `--arch` offers.
+    const ARCHES: [Arch; 3] = [Arch::HalfKP, Arch::HalfKAv2Hm, Arch::Chess768];
+
+    /// Trains on material labels once per architecture (Chess768 with the
+    /// default `ranks4` king buckets); tests share the result.
     fn trained(arch: Arch) -> &'static (TrainReport, PathBuf) {
-        static NETS: [std::sync::OnceLock<(TrainReport, PathBuf)>; 2] =
-            [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+        static NETS: [std::sync::OnceLock<(TrainReport, PathBuf)>; ARCHES.len()] =
+            [const { std::sync::OnceLock::new() }; ARCHES.len()];
         NETS[arch as usize].get_or_init(|| {
             let dir = temp_dir(&format!("{arch:?}"));
             write_data(&dir.join("data.bin"), &material_positions(6000, 11));
@@ -892,7 +896,7 @@ mod tests {
 
     #[test]
     fn written_net_is_the_quantised_model() {
-        for arch in [Arch::HalfKP, Arch::HalfKAv2Hm] {
+        for arch in ARCHES {
             let (report, out) = trained(arch);
             let written = Network::load(out).unwrap();
             let quantised = report.model.quantise(written.description.clone()).unwrap();
@@ -927,7 +931,7 @@ mod tests {
     fn material_labels_drive_the_loss_down_and_the_net_prefers_more_material() {
         let held_out = clear_material_positions();
         assert!(held_out.len() > 200);
-        for arch in [Arch::HalfKP, Arch::HalfKAv2Hm] {
+        for arch in ARCHES {
             let (report, out) = trained(arch);
             let last = report.epochs.last().unwrap();
             assert_val_loss_halved(report, &format!("{arch:?}"));
@@ -940,7 +944,7 @@ mod tests {
             for p in &held_out {
                 let float = report.model.evaluate(&p.board, p.turn);
                 let quant =
-                    net.raw_output_board(Kernels::scalar(), &p.board, p.turn) / net.output_scale;
+                    net.centipawns(net.raw_output_board(Kernels::scalar(), &p.board, p.turn));
                 float_right += usize::from((float > 0.0) == (p.score > 0));
                 quant_right += usize::from((quant > 0) == (p.score > 0));
             }
@@ -973,8 +977,7 @@ mod tests {
         let right = held_out
             .iter()
             .filter(|p| {
-                let cp =
-                    net.raw_output_board(Kernels::scalar(), &p.board, p.turn) / net.output_scale;
+                let cp = net.centipawns(net.raw_output_board(Kernels::scalar(), &p.board, p.turn));
                 (cp > 0) == (p.score > 0)
             })
             .count();
@@ -988,18 +991,20 @@ mod tests {
     /// The exported net evaluates held-out positions like the float model:
     /// mean absolute difference at most 20 cp, none above 50 cp + 10%
     /// (activations are rounded to 1/127 and weights to int16/int8 steps;
-    /// these 32-neuron test nets show about 7 cp (HalfKP) and 14 cp (HalfKAv2_hm)).
+    /// these 32-neuron test nets show about 7 cp (HalfKP), 14 cp (HalfKAv2_hm)
+    /// and 4 cp (Chess768 with SCReLU)).
     #[test]
     fn exported_net_agrees_with_the_float_model() {
         let held_out = material_positions(400, 1234);
-        for arch in [Arch::HalfKP, Arch::HalfKAv2Hm] {
+        for arch in ARCHES {
             let (report, out) = trained(arch);
             let net = exported(&report.model, out);
             let mut sum = 0.0;
             for p in &held_out {
                 let float = report.model.evaluate(&p.board, p.turn);
-                let quant = (net.raw_output_board(Kernels::scalar(), &p.board, p.turn)
-                    / net.output_scale) as f32;
+                let quant =
+                    net.centipawns(net.raw_output_board(Kernels::scalar(), &p.board, p.turn))
+                        as f32;
                 let diff = (float - quant).abs();
                 sum += diff;
                 assert!(
@@ -1017,18 +1022,28 @@ mod tests {
     /// uninterrupted run.
     #[test]
     fn resume_continues_exactly() {
-        let dir = temp_dir("resume");
-        write_data(&dir.join("data.bin"), &material_positions(800, 5));
-        let mut args = small_args(&dir, Arch::HalfKP);
-        args.epochs = 2;
-        let straight = train(&args).unwrap().model;
-        args.epochs = 1;
-        train(&args).unwrap();
-        args.epochs = 2;
-        args.resume = true;
-        let resumed = train(&args).unwrap();
-        assert_eq!(resumed.epochs.len(), 1);
-        assert!(resumed.model == straight, "the resumed run ended elsewhere");
+        for arch in [Arch::HalfKP, Arch::Chess768] {
+            let dir = temp_dir(&format!("resume-{arch:?}"));
+            write_data(&dir.join("data.bin"), &material_positions(800, 5));
+            let mut args = small_args(&dir, arch);
+            args.epochs = 2;
+            let straight = train(&args).unwrap().model;
+            args.epochs = 1;
+            train(&args).unwrap();
+            args.epochs = 2;
+            args.resume = true;
+            let resumed = train(&args).unwrap();
+            assert_eq!(resumed.epochs.len(), 1);
+            assert!(
+                resumed.model == straight,
+                "{arch:?}: the resumed run ended elsewhere"
+            );
+            // A checkpoint of another king bucket layout is refused.
+            args.king_buckets = KingBuckets::SINGLE;
+            if arch == Arch::Chess768 {
+                assert!(train(&args).unwrap_err().contains("holds a"));
+            }
+        }
     }
 
     #[test]
