@@ -638,21 +638,10 @@ impl Pass {
         }
         self.bucket = bucket;
         let transformer = &net.transformer;
-        let dims = transformer.features.dimensions() as u32;
         let one = ACTIVATION_ONE;
         let mut ints = std::mem::take(&mut self.ints);
         let mut input = std::mem::take(&mut self.int_inputs);
-        ints.clear();
-        for rows in [us, them] {
-            let start = ints.len();
-            ints.extend(transformer.biases.iter().map(|&b| i32::from(b)));
-            // Factoriser rows are folded into the real rows by the export.
-            for &r in rows.iter().filter(|&&r| r < dims) {
-                for (a, &w) in ints[start..].iter_mut().zip(transformer.row(r as usize)) {
-                    *a += i32::from(w);
-                }
-            }
-        }
+        quantised_accumulators(transformer, us, them, &mut ints);
         let ft_shift = transformer.shift;
         let ft_one = one * (1u32 << ft_shift) as f32;
         for ((pre, x), a) in self
@@ -703,10 +692,9 @@ impl Pass {
         output
     }
 
-    /// [`Pass::forward_quantised`] for the SCReLU head: accumulators summed
-    /// in i32 (what the engine's wrapping i16 gives while the clipping
-    /// keeps them in range), `Σ clamp(a, 0, QA)² w` wrapping in i32 as in
-    /// the kernels, then divided by QA, the bias added.
+    /// [`Pass::forward_quantised`] for the SCReLU head: `Σ clamp(a, 0, QA)²
+    /// w` over both accumulators, wrapping in i32 as in the kernels, then
+    /// divided by QA, the bias added.
     fn forward_quantised_screlu(
         &mut self,
         net: &Network,
@@ -715,33 +703,20 @@ impl Pass {
         them: &[u32],
     ) -> f32 {
         self.bucket = bucket;
-        let transformer = &net.transformer;
-        let dims = transformer.features.dimensions() as u32;
-        let n = transformer.half_dims;
-        let weights = net.screlu.row(bucket);
         let mut ints = std::mem::take(&mut self.ints);
+        quantised_accumulators(&net.transformer, us, them, &mut ints);
         let mut sum = 0i32;
-        for (side, rows) in [us, them].into_iter().enumerate() {
-            ints.clear();
-            ints.extend(transformer.biases.iter().map(|&b| i32::from(b)));
-            // Factoriser rows are folded into the real rows by the export.
-            for &r in rows.iter().filter(|&&r| r < dims) {
-                for (a, &w) in ints.iter_mut().zip(transformer.row(r as usize)) {
-                    *a += i32::from(w);
-                }
-            }
-            let half = side * n..(side + 1) * n;
-            for (((pre, x), &a), &w) in self.acc[half.clone()]
-                .iter_mut()
-                .zip(&mut self.inputs[0][half.clone()])
-                .zip(&ints)
-                .zip(&weights[half])
-            {
-                *pre = a as f32 / SCRELU_TRANSFORMER_ONE;
-                let v = a.clamp(0, SCRELU_ONE);
-                *x = (v * v) as f32 / (SCRELU_TRANSFORMER_ONE * SCRELU_TRANSFORMER_ONE);
-                sum = sum.wrapping_add(v * v * i32::from(w));
-            }
+        for (((pre, x), &a), &w) in self
+            .acc
+            .iter_mut()
+            .zip(&mut self.inputs[0])
+            .zip(&ints)
+            .zip(net.screlu.row(bucket))
+        {
+            *pre = a as f32 / SCRELU_TRANSFORMER_ONE;
+            let v = a.clamp(0, SCRELU_ONE);
+            *x = (v * v) as f32 / (SCRELU_TRANSFORMER_ONE * SCRELU_TRANSFORMER_ONE);
+            sum = sum.wrapping_add(v * v * i32::from(w));
         }
         let raw = (sum / SCRELU_ONE).wrapping_add(net.screlu.biases[bucket]);
         let output = raw as f32 / (SCRELU_TRANSFORMER_ONE * SCRELU_OUTPUT_ONE);
@@ -801,6 +776,29 @@ impl Pass {
             };
         }
         d_acc.copy_from_slice(&d_sums);
+    }
+}
+
+/// The exported transformer's accumulators for the rows of both
+/// perspectives (side to move first) in i32, into `ints`: what the engine's
+/// wrapping i16 sums give while the clipping keeps them in range.
+fn quantised_accumulators(
+    transformer: &FeatureTransformer,
+    us: &[u32],
+    them: &[u32],
+    ints: &mut Vec<i32>,
+) {
+    let dims = transformer.features.dimensions() as u32;
+    ints.clear();
+    for rows in [us, them] {
+        let start = ints.len();
+        ints.extend(transformer.biases.iter().map(|&b| i32::from(b)));
+        // Factoriser rows are folded into the real rows by the export.
+        for &r in rows.iter().filter(|&&r| r < dims) {
+            for (a, &w) in ints[start..].iter_mut().zip(transformer.row(r as usize)) {
+                *a += i32::from(w);
+            }
+        }
     }
 }
 

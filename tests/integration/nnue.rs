@@ -111,40 +111,49 @@ pub(crate) fn drive(ev: &mut NnueEvaluator, event: &WalkEvent<'_>) {
 fn incremental_accumulators_equal_full_refresh_for_both_feature_sets() {
     for (set, seed) in [(FeatureSet::HalfKP, 11), (FeatureSet::HalfKAv2Hm, 12)] {
         let net = Arc::new(random_network(set, 32, &[16, 16], 2, seed).unwrap());
-        let mut ev = NnueEvaluator::new(net.clone());
-        let mut checked = 0;
-        random_walks(1200, seed, |event| {
-            drive(&mut ev, &event);
-            if let WalkEvent::Check(pos) = event {
-                let board = pos.chess().board();
-                let expected_white = net.full_accumulator(board, Color::White);
-                let expected_black = net.full_accumulator(board, Color::Black);
-                let (white, black) = ev.accumulators(pos);
-                assert_eq!(
-                    white,
-                    &expected_white[..],
-                    "{set:?} white accumulator at {}",
-                    pos.fen()
-                );
-                assert_eq!(
-                    black,
-                    &expected_black[..],
-                    "{set:?} black accumulator at {}",
-                    pos.fen()
-                );
-                let expected =
-                    net.raw_output_board(Kernels::scalar(), board, pos.turn()) / net.output_scale;
-                assert_eq!(
-                    ev.evaluate(pos),
-                    expected,
-                    "{set:?} evaluation at {}",
-                    pos.fen()
-                );
-                checked += 1;
-            }
-        });
+        let checked = incremental_equals_refresh(&net, 1200, seed);
         assert!(checked > 50_000, "only {checked} positions checked");
     }
+}
+
+/// Follows random walks with an evaluator of `net` and checks at every
+/// chosen position that both accumulators and the evaluation equal a
+/// computation from scratch; returns how many positions were checked.
+pub(crate) fn incremental_equals_refresh(net: &Arc<Network>, walks: usize, seed: u64) -> usize {
+    let mut ev = NnueEvaluator::new(net.clone());
+    let mut checked = 0;
+    let set = net.features();
+    random_walks(walks, seed, |event| {
+        drive(&mut ev, &event);
+        if let WalkEvent::Check(pos) = event {
+            let board = pos.chess().board();
+            let expected_white = net.full_accumulator(board, Color::White);
+            let expected_black = net.full_accumulator(board, Color::Black);
+            let (white, black) = ev.accumulators(pos);
+            assert_eq!(
+                white,
+                &expected_white[..],
+                "{set:?} white accumulator at {}",
+                pos.fen()
+            );
+            assert_eq!(
+                black,
+                &expected_black[..],
+                "{set:?} black accumulator at {}",
+                pos.fen()
+            );
+            let expected =
+                net.centipawns(net.raw_output_board(Kernels::scalar(), board, pos.turn()));
+            assert_eq!(
+                ev.evaluate(pos),
+                expected,
+                "{set:?} evaluation at {}",
+                pos.fen()
+            );
+            checked += 1;
+        }
+    });
+    checked
 }
 
 /// Evaluates along random walks with every SIMD path the CPU has and checks

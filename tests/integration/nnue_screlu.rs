@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use shakmaty::{Color, Position as _};
+use shakmaty::Position as _;
 use tarpon::eval::Evaluator;
 use tarpon::eval::nnue::features::KingBuckets;
 use tarpon::eval::nnue::format::crc32;
@@ -17,7 +17,7 @@ use tarpon::position::Position;
 use tarpon::rng::SplitMix64;
 
 use super::nnue::{
-    WalkEvent, drive, every_cut_is_refused, random_walks, simd_paths_agree_along_random_walks,
+    every_cut_is_refused, incremental_equals_refresh, simd_paths_agree_along_random_walks,
     temp_path,
 };
 
@@ -26,20 +26,7 @@ fn chess768_accumulators_are_incremental_and_equal_full_refresh() {
     for (buckets, seed) in [(KingBuckets::SINGLE, 81), (KingBuckets::RANKS4, 82)] {
         let set = FeatureSet::Chess768(buckets);
         let net = Arc::new(random_screlu_network(set, 32, 8, seed).unwrap());
-        let mut ev = NnueEvaluator::new(net.clone());
-        let mut checked = 0;
-        random_walks(600, seed, |event| {
-            drive(&mut ev, &event);
-            if let WalkEvent::Check(pos) = event {
-                let board = pos.chess().board();
-                let (white, black) = ev.accumulators(pos);
-                assert_eq!(white, &net.full_accumulator(board, Color::White)[..]);
-                assert_eq!(black, &net.full_accumulator(board, Color::Black)[..]);
-                let raw = net.raw_output_board(Kernels::scalar(), board, pos.turn());
-                assert_eq!(ev.evaluate(pos), net.centipawns(raw), "at {}", pos.fen());
-                checked += 1;
-            }
-        });
+        let checked = incremental_equals_refresh(&net, 600, seed);
         assert!(checked > 20_000, "only {checked} positions checked");
     }
 }

@@ -16,16 +16,7 @@ pub fn random_network(
     seed: u64,
 ) -> Result<Network, NetError> {
     let mut rng = SplitMix64::new(seed);
-    let transformer = FeatureTransformer::new(
-        features,
-        half_dims,
-        (0..half_dims)
-            .map(|_| rng.range_i32(-20, 80) as i16)
-            .collect(),
-        (0..features.dimensions() * half_dims)
-            .map(|_| rng.range_i32(-24, 24) as i16)
-            .collect(),
-    );
+    let transformer = random_transformer(&mut rng, features, half_dims, (-20, 80), 24);
     let mut shape = vec![2 * half_dims];
     shape.extend_from_slice(hidden);
     shape.push(1);
@@ -60,6 +51,27 @@ pub fn random_network(
     Network::new(transformer, stacks, 16, description)
 }
 
+/// A transformer without PSQT part: biases uniform in `biases` (both ends
+/// included, as `range_i32` draws), weights within ±`spread`.
+fn random_transformer(
+    rng: &mut SplitMix64,
+    features: FeatureSet,
+    half_dims: usize,
+    biases: (i32, i32),
+    spread: i32,
+) -> FeatureTransformer {
+    FeatureTransformer::new(
+        features,
+        half_dims,
+        (0..half_dims)
+            .map(|_| rng.range_i32(biases.0, biases.1) as i16)
+            .collect(),
+        (0..features.dimensions() * half_dims)
+            .map(|_| rng.range_i32(-spread, spread) as i16)
+            .collect(),
+    )
+}
+
 /// A net with the SCReLU head and random weights: accumulators spread over
 /// the whole 0..255 range of the activation (and beyond, both ways), output
 /// weights over the whole ±127 the kernels allow.
@@ -70,16 +82,7 @@ pub fn random_screlu_network(
     seed: u64,
 ) -> Result<Network, NetError> {
     let mut rng = SplitMix64::new(seed);
-    let transformer = FeatureTransformer::new(
-        features,
-        half_dims,
-        (0..half_dims)
-            .map(|_| rng.range_i32(-40, 200) as i16)
-            .collect(),
-        (0..features.dimensions() * half_dims)
-            .map(|_| rng.range_i32(-48, 48) as i16)
-            .collect(),
-    );
+    let transformer = random_transformer(&mut rng, features, half_dims, (-40, 200), 48);
     let w = i32::from(SCRELU_WEIGHT_MAX);
     let output = ScreluOutput {
         weights: (0..buckets * 2 * half_dims)
@@ -107,16 +110,7 @@ pub fn random_stockfish15_network(half_dims: usize, seed: u64) -> Result<Network
 
     let features = FeatureSet::HalfKAv2Hm;
     let mut rng = SplitMix64::new(seed);
-    let mut transformer = FeatureTransformer::new(
-        features,
-        half_dims,
-        (0..half_dims)
-            .map(|_| rng.range_i32(0, 100) as i16)
-            .collect(),
-        (0..features.dimensions() * half_dims)
-            .map(|_| rng.range_i32(-20, 20) as i16)
-            .collect(),
-    );
+    let mut transformer = random_transformer(&mut rng, features, half_dims, (0, 100), 20);
     transformer.psqt_buckets = STOCKFISH15_BUCKETS;
     transformer.psqt_weights = (0..features.dimensions() * STOCKFISH15_BUCKETS)
         .map(|_| rng.range_i32(-3000, 3000))
