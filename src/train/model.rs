@@ -633,16 +633,23 @@ impl Pass {
         us: &[u32],
         them: &[u32],
     ) -> f32 {
-        if net.head == Head::Screlu {
-            return self.forward_quantised_screlu(net, bucket, us, them);
-        }
         self.bucket = bucket;
-        let transformer = &net.transformer;
-        let one = ACTIVATION_ONE;
         let mut ints = std::mem::take(&mut self.ints);
+        quantised_accumulators(&net.transformer, us, them, &mut ints);
+        let output = match net.head {
+            Head::Screlu => self.screlu_quantised(net, &ints),
+            Head::Plain | Head::Stockfish15 => self.stack_quantised(net, &mut ints),
+        };
+        self.ints = ints;
+        output
+    }
+
+    /// The plain head of [`Pass::forward_quantised`] on the accumulators
+    /// `ints` (overwritten as scratch): shift, clipped ReLU, int8 layers.
+    fn stack_quantised(&mut self, net: &Network, ints: &mut Vec<i32>) -> f32 {
+        let one = ACTIVATION_ONE;
         let mut input = std::mem::take(&mut self.int_inputs);
-        quantised_accumulators(transformer, us, them, &mut ints);
-        let ft_shift = transformer.shift;
+        let ft_shift = net.transformer.shift;
         let ft_one = one * (1u32 << ft_shift) as f32;
         for ((pre, x), a) in self
             .acc
@@ -655,7 +662,7 @@ impl Pass {
             *a >>= ft_shift;
             *x = (*a).clamp(0, ACTIVATION_MAX) as f32 / one;
         }
-        let stack = &net.stacks[bucket];
+        let stack = &net.stacks[self.bucket];
         let last = stack.len() - 1;
         let shift = WEIGHT_SCALE_BITS;
         for (i, layer) in stack.iter().enumerate() {
@@ -687,41 +694,30 @@ impl Pass {
         }
         let output = ints[0] as f32 / (OUTPUT_SCALE as f32 * CP_PER_UNIT);
         self.sums[last][0] = output;
-        self.ints = ints;
         self.int_inputs = input;
         output
     }
 
-    /// [`Pass::forward_quantised`] for the SCReLU head: `Σ clamp(a, 0, QA)²
-    /// w` over both accumulators, wrapping in i32 as in the kernels, then
-    /// divided by QA, the bias added.
-    fn forward_quantised_screlu(
-        &mut self,
-        net: &Network,
-        bucket: usize,
-        us: &[u32],
-        them: &[u32],
-    ) -> f32 {
-        self.bucket = bucket;
-        let mut ints = std::mem::take(&mut self.ints);
-        quantised_accumulators(&net.transformer, us, them, &mut ints);
+    /// The SCReLU head of [`Pass::forward_quantised`] on the accumulators
+    /// `ints`: `Σ clamp(a, 0, QA)² w` over both, wrapping in i32 as in the
+    /// kernels, then divided by QA, the bias added.
+    fn screlu_quantised(&mut self, net: &Network, ints: &[i32]) -> f32 {
         let mut sum = 0i32;
         for (((pre, x), &a), &w) in self
             .acc
             .iter_mut()
             .zip(&mut self.inputs[0])
-            .zip(&ints)
-            .zip(net.screlu.row(bucket))
+            .zip(ints)
+            .zip(net.screlu.row(self.bucket))
         {
             *pre = a as f32 / SCRELU_TRANSFORMER_ONE;
             let v = a.clamp(0, SCRELU_ONE);
             *x = (v * v) as f32 / (SCRELU_TRANSFORMER_ONE * SCRELU_TRANSFORMER_ONE);
             sum = sum.wrapping_add(v * v * i32::from(w));
         }
-        let raw = (sum / SCRELU_ONE).wrapping_add(net.screlu.biases[bucket]);
+        let raw = (sum / SCRELU_ONE).wrapping_add(net.screlu.biases[self.bucket]);
         let output = raw as f32 / (SCRELU_TRANSFORMER_ONE * SCRELU_OUTPUT_ONE);
         self.sums[0][0] = output;
-        self.ints = ints;
         output
     }
 
