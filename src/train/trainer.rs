@@ -48,8 +48,8 @@ pub struct TrainArgs {
     /// Training data written by `tarpon datagen` (repeat for several files).
     #[arg(long, required = true)]
     pub data: Vec<PathBuf>,
-    /// Where to write the net (HalfKP: Stockfish 12 `.nnue` layout; HalfKAv2_hm:
-    /// tarpon's format). Rewritten after every epoch (with `--keep-best`,
+    /// Where to write the net (HalfKP: Stockfish 12 `.nnue` layout; HalfKAv2_hm
+    /// and Chess768: tarpon's format). Rewritten after every epoch (with `--keep-best`,
     /// after every epoch that improves).
     #[arg(long)]
     pub out: PathBuf,

@@ -82,3 +82,54 @@ fn evalfile_loads_and_bad_files_keep_the_current_net() {
     assert!(lines.iter().any(|l| l.starts_with("PST ")), "{text}");
     assert!(lines.iter().any(|l| l.starts_with("bestmove ")), "{text}");
 }
+
+/// A Chess768 net with the SCReLU head loads through `EvalFile` and
+/// searches, and `tarpon eval --net` shows it.
+#[test]
+fn chess768_screlu_nets_load_search_and_evaluate() {
+    use tarpon::eval::nnue::features::KingBuckets;
+    use tarpon::eval::nnue::random::random_screlu_network;
+
+    let dir = std::env::temp_dir().join(format!("tarpon-screlu-uci-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("chess768.nnue");
+    let set = FeatureSet::Chess768(KingBuckets::RANKS4);
+    random_screlu_network(set, 32, 8, 6)
+        .unwrap()
+        .save(&path)
+        .unwrap();
+    let script = format!(
+        "uci\nsetoption name EvalFile value {}\nsetoption name Eval value nnue\n\
+         position startpos moves e2e4 e7e5\ngo depth 4\nisready\nquit\n",
+        path.display()
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tarpon"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let uci = String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).into_owned();
+    let eval = Command::new(env!("CARGO_BIN_EXE_tarpon"))
+        .args(["eval", "--net"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(
+        uci.lines().any(|l| l.starts_with("info string EvalFile: loaded")
+            && l.contains("Chess768_hm")
+            && l.contains("SCReLU (4 king buckets)")),
+        "{uci}"
+    );
+    let best = uci.lines().find(|l| l.starts_with("bestmove ")).unwrap_or("");
+    assert!(best.len() > "bestmove ".len() && !best.contains("0000"), "{uci}");
+    let eval = String::from_utf8_lossy(&eval.stdout);
+    assert!(eval.lines().any(|l| l.starts_with("NNUE ") && l.contains(" cp")), "{eval}");
+    assert!(eval.contains("Chess768_hm[3072->32x2] SCReLU"), "{eval}");
+}
