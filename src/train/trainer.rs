@@ -57,8 +57,11 @@ pub struct TrainArgs {
     #[arg(long, value_enum, default_value = "halfkav2_hm")]
     pub arch: Arch,
     /// King buckets of `--arch chess768`: `single` (one bucket, plain 768
-    /// inputs mirrored) or `ranks4` (the own king on rank 1, 2, 3–4 or 5–8,
-    /// seen from its side).
+    /// inputs mirrored), `ranks4` (the own king on rank 1, 2, 3–4 or 5–8,
+    /// seen from its side), 8 comma-separated buckets by that rank
+    /// (`ranks4` = `0,1,2,2,3,3,3,3`) or 32 for every square of files e–h
+    /// after the mirror (index 4 × rank + file − 4). The table is stored in
+    /// the net, so the engine needs no change for a new layout.
     #[arg(long, default_value = "ranks4", value_parser = KingBuckets::from_name)]
     pub king_buckets: KingBuckets,
     /// Feature-transformer neurons per perspective (a multiple of 16).

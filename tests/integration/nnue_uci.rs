@@ -122,14 +122,25 @@ fn chess768_screlu_nets_load_search_and_evaluate() {
         .unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(
-        uci.lines().any(|l| l.starts_with("info string EvalFile: loaded")
-            && l.contains("Chess768_hm")
-            && l.contains("SCReLU (4 king buckets)")),
+        uci.lines()
+            .any(|l| l.starts_with("info string EvalFile: loaded")
+                && l.contains("Chess768_hm")
+                && l.contains("SCReLU (4 king buckets)")),
         "{uci}"
     );
-    let best = uci.lines().find(|l| l.starts_with("bestmove ")).unwrap_or("");
-    assert!(best.len() > "bestmove ".len() && !best.contains("0000"), "{uci}");
+    let best = uci
+        .lines()
+        .find(|l| l.starts_with("bestmove "))
+        .unwrap_or("");
+    assert!(
+        best.len() > "bestmove ".len() && !best.contains("0000"),
+        "{uci}"
+    );
     let eval = String::from_utf8_lossy(&eval.stdout);
-    assert!(eval.lines().any(|l| l.starts_with("NNUE ") && l.contains(" cp")), "{eval}");
+    assert!(
+        eval.lines()
+            .any(|l| l.starts_with("NNUE ") && l.contains(" cp")),
+        "{eval}"
+    );
     assert!(eval.contains("Chess768_hm[3072->32x2] SCReLU"), "{eval}");
 }

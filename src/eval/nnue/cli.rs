@@ -28,7 +28,8 @@ pub struct RandomNetArgs {
     pub out: PathBuf,
     #[arg(long, value_enum, default_value = "halfkav2_hm")]
     pub features: FeatureArg,
-    /// King buckets of `--features chess768`: single or ranks4.
+    /// King buckets of `--features chess768`: single, ranks4, or 8 or 32
+    /// comma-separated buckets (see `tarpon train --help`).
     #[arg(long, default_value = "ranks4", value_parser = KingBuckets::from_name)]
     pub king_buckets: KingBuckets,
     /// The squared clipped ReLU head (one int16 output layer per bucket)

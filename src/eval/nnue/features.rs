@@ -98,19 +98,34 @@ impl KingBuckets {
         self.table
     }
 
-    /// The named layout `name` (for command lines).
-    pub fn from_name(name: &str) -> Result<KingBuckets, String> {
-        Self::NAMED
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, b)| *b)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Self::NAMED.iter().map(|(n, _)| *n).collect();
-                format!(
-                    "unknown king bucket layout '{name}' (one of {})",
-                    names.join(", ")
-                )
-            })
+    /// A layout from a command line: a name from [`KingBuckets::NAMED`], 8
+    /// comma-separated buckets by the king's relative rank (`ranks4` is
+    /// `0,1,2,2,3,3,3,3`), or 32 for the whole table (`4 × rank + file − 4`
+    /// of the oriented king square). The count is the largest bucket + 1.
+    pub fn from_name(spec: &str) -> Result<KingBuckets, String> {
+        if let Some((_, buckets)) = Self::NAMED.iter().find(|(n, _)| *n == spec) {
+            return Ok(*buckets);
+        }
+        let names: Vec<&str> = Self::NAMED.iter().map(|(n, _)| *n).collect();
+        let bad = || {
+            format!(
+                "king bucket layout '{spec}' is none of {} nor 8 or 32 comma-separated buckets below {}",
+                names.join(", "),
+                Self::MAX
+            )
+        };
+        let values = spec
+            .split(',')
+            .map(|v| v.trim().parse::<u8>())
+            .collect::<Result<Vec<u8>, _>>()
+            .map_err(|_| bad())?;
+        let table: [u8; 32] = match values.len() {
+            8 => std::array::from_fn(|i| values[i / 4]),
+            32 => std::array::from_fn(|i| values[i]),
+            _ => return Err(bad()),
+        };
+        let count = usize::from(table.iter().copied().max().unwrap_or(0)) + 1;
+        KingBuckets::new(count, table).ok_or_else(bad)
     }
 
     /// The name of a named layout, if this is one.
@@ -457,7 +472,18 @@ mod tests {
         assert_eq!(KingBuckets::RANKS4.count(), 4);
         assert_eq!(KingBuckets::SINGLE.count(), 1);
         assert_eq!(KingBuckets::from_name("ranks4"), Ok(KingBuckets::RANKS4));
-        assert!(KingBuckets::from_name("ranks5").is_err());
+        assert_eq!(
+            KingBuckets::from_name("0,1,2,2,3,3,3,3"),
+            Ok(KingBuckets::RANKS4)
+        );
+        let files: Vec<String> = (0..32).map(|i| (i % 4).to_string()).collect();
+        let by_file = KingBuckets::from_name(&files.join(",")).unwrap();
+        assert_eq!((by_file.count(), by_file.name()), (4, None));
+        assert_eq!(by_file.bucket(Color::White, sq("e1") as usize), 0);
+        assert_eq!(by_file.bucket(Color::White, sq("a5") as usize), 3);
+        for bad in ["ranks5", "0,1,2", "0,1,2,3,4,5,6,x", "0,0,0,0,0,0,0,40", ""] {
+            assert!(KingBuckets::from_name(bad).is_err(), "{bad}");
+        }
         assert_eq!(
             KingBuckets::new(4, KingBuckets::RANKS4.table()),
             Some(KingBuckets::RANKS4)
