@@ -84,59 +84,43 @@ fn evalfile_loads_and_bad_files_keep_the_current_net() {
 }
 
 /// A Chess768 net with the SCReLU head loads through `EvalFile` and
-/// searches, and `tarpon eval --net` shows it.
+/// searches to a legal move, and `tarpon eval --net` shows it.
 #[test]
 fn chess768_screlu_nets_load_search_and_evaluate() {
+    use super::common::uci_engine::Engine;
+    use super::common::{stdout, tarpon, temp_dir};
     use tarpon::eval::nnue::features::KingBuckets;
     use tarpon::eval::nnue::random::random_screlu_network;
+    use tarpon::position::Position;
 
-    let dir = std::env::temp_dir().join(format!("tarpon-screlu-uci-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("chess768.nnue");
+    let path = temp_dir("screlu-uci").join("chess768.nnue");
     let set = FeatureSet::Chess768(KingBuckets::RANKS4);
     random_screlu_network(set, 32, 8, 6)
         .unwrap()
         .save(&path)
         .unwrap();
-    let script = format!(
-        "uci\nsetoption name EvalFile value {}\nsetoption name Eval value nnue\n\
-         position startpos moves e2e4 e7e5\ngo depth 4\nisready\nquit\n",
-        path.display()
-    );
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tarpon"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let uci = String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).into_owned();
-    let eval = Command::new(env!("CARGO_BIN_EXE_tarpon"))
-        .args(["eval", "--net"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
+    let mut engine = Engine::start();
+    engine.send(&format!("setoption name EvalFile value {}", path.display()));
+    engine.send("setoption name Eval value nnue");
+    let loaded = engine.ready();
     assert!(
-        uci.lines()
+        loaded
+            .iter()
             .any(|l| l.starts_with("info string EvalFile: loaded")
                 && l.contains("Chess768_hm")
                 && l.contains("SCReLU (4 king buckets)")),
-        "{uci}"
+        "{loaded:?}"
     );
-    let best = uci
-        .lines()
-        .find(|l| l.starts_with("bestmove "))
-        .unwrap_or("");
-    assert!(
-        best.len() > "bestmove ".len() && !best.contains("0000"),
-        "{uci}"
-    );
-    let eval = String::from_utf8_lossy(&eval.stdout);
+    engine.send("position startpos moves e2e4 e7e5");
+    let mut position = Position::startpos();
+    for mv in ["e2e4", "e7e5"] {
+        let m = position.parse_uci(mv).unwrap();
+        position.make(m);
+    }
+    engine.go_legal(&position, "go depth 4");
+    engine.finish();
+    let eval = stdout(&tarpon(&["eval", "--net", path.to_str().unwrap()]));
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     assert!(
         eval.lines()
             .any(|l| l.starts_with("NNUE ") && l.contains(" cp")),
