@@ -33,7 +33,7 @@ enum Command {
     Arena(Box<tarpon::arena::Args>),
     /// Generate training data: self-play games at a fixed node budget per move.
     Datagen(tarpon::train::datagen::DatagenArgs),
-    /// Train an NNUE (HalfKP or HalfKAv2_hm) on datagen records and export it.
+    /// Train an NNUE (HalfKP, HalfKAv2_hm or Chess768) on datagen records and export it.
     Train(tarpon::train::trainer::TrainArgs),
     /// Print the search parameters as SPSA input (`name, int, default, min, max, c_end, r_end`);
     /// only a build with `--features tune` can set them as UCI options.

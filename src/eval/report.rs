@@ -6,7 +6,7 @@ use shakmaty::Position as _;
 
 use super::Evaluator;
 use super::endgame;
-use super::nnue::network::{Head, STOCKFISH15_UNITS_PER_PAWN};
+use super::nnue::network::{Head, SCRELU_RAW_PER_UNIT, STOCKFISH15_UNITS_PER_PAWN};
 use super::nnue::{Kernels, Network, simd_path_name};
 use super::pst::PstEvaluator;
 use crate::position::Position;
@@ -23,10 +23,13 @@ pub fn eval_report(pos: &Position, net: Option<&Network>) -> String {
             let board = pos.chess().board();
             let raw = net.raw_output_board(Kernels::detected(), board, pos.turn());
             evals.push(("NNUE", net.centipawns(raw)));
+            let conversion = match net.head {
+                Head::Screlu => format!("× {} / {SCRELU_RAW_PER_UNIT}", net.output_scale),
+                Head::Plain | Head::Stockfish15 => format!("/ {}", net.output_scale),
+            };
             out.push_str(&format!(
-                "NNUE        {:+} cp (side to move; raw output {raw} / {})\n",
+                "NNUE        {:+} cp (side to move; raw output {raw} {conversion})\n",
                 net.centipawns(raw),
-                net.output_scale
             ));
             if net.head == Head::Stockfish15 {
                 let value = raw / net.output_scale;

@@ -3,24 +3,28 @@
 //! run stopped.
 //!
 //! Layout (little-endian): magic `TARPCKPT`, u32 version, u32 feature set
-//! (1 HalfKP, 2 HalfKAv2_hm), u32 N, u32 h1, u32 h2, u32 output buckets,
-//! u64 epochs done, f32 learning rate, u64 optimiser steps, then f32 arrays:
-//! transformer weights and biases, each dense layer's weights and biases
-//! (bucket by bucket), then the Adam
-//! moments (m then v) of each of those arrays in the same order; last a
-//! CRC-32 of everything before it.
+//! (1 HalfKP, 2 HalfKAv2_hm, 3 Chess768 followed by u32 king bucket count
+//! and the 32-byte bucket table, as in net files), u32 head (1 plain, 2
+//! SCReLU; from version 3), u32 N, u32 h1, u32 h2 (0 for SCReLU), u32 output
+//! buckets, u64 epochs done, f32 learning rate, u64 optimiser steps, then f32
+//! arrays: transformer weights and biases, each dense layer's weights and
+//! biases (bucket by bucket), then the Adam moments (m then v) of each of
+//! those arrays in the same order; last a CRC-32 of everything before it.
+//! Version 2 files (no head field: plain) still load.
 
 use std::path::Path;
 
 use super::model::{Dense, Model, factor_width};
 use super::optim::{Moments, Optimiser};
 use crate::eval::nnue::FeatureSet;
-use crate::eval::nnue::format::crc32;
-use crate::eval::nnue::network::MAX_BUCKETS;
+use crate::eval::nnue::format::{crc32, feature_set_id, read_feature_set};
+use crate::eval::nnue::network::{Head, MAX_BUCKETS};
 
 const MAGIC: &[u8; 8] = b"TARPCKPT";
-/// Version 2 added the output buckets.
-const VERSION: u32 = 2;
+/// Version 2 added the output buckets, version 3 the head and Chess768.
+const VERSION: u32 = 3;
+const HEAD_PLAIN: u32 = 1;
+const HEAD_SCRELU: u32 = 2;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checkpoint {
@@ -36,16 +40,31 @@ impl Checkpoint {
         let m = &self.model;
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
-        for x in [
-            VERSION,
-            feature_id(m.features),
-            m.half_dims as u32,
-            m.layers[0].outputs as u32,
-            m.layers[1].outputs as u32,
-            m.buckets() as u32,
-        ] {
-            out.extend_from_slice(&x.to_le_bytes());
+        let u32s = |out: &mut Vec<u8>, values: &[u32]| {
+            for x in values {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        };
+        u32s(&mut out, &[VERSION, feature_set_id(m.features)]);
+        if let FeatureSet::Chess768(buckets) = m.features {
+            u32s(&mut out, &[buckets.count() as u32]);
+            out.extend_from_slice(&buckets.table());
         }
+        let head = match m.head {
+            Head::Screlu => HEAD_SCRELU,
+            Head::Plain | Head::Stockfish15 => HEAD_PLAIN,
+        };
+        let [h1, h2] = m.hidden();
+        u32s(
+            &mut out,
+            &[
+                head,
+                m.half_dims as u32,
+                h1 as u32,
+                h2 as u32,
+                m.buckets() as u32,
+            ],
+        );
         out.extend_from_slice(&(self.epochs_done as u64).to_le_bytes());
         out.extend_from_slice(&self.lr.to_le_bytes());
         out.extend_from_slice(&self.optimiser.steps.to_le_bytes());
@@ -87,39 +106,54 @@ impl Checkpoint {
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, String> {
-        let header = 8 + 6 * 4 + 8 + 4 + 8;
-        if bytes.len() < header + 4 || &bytes[..8] != MAGIC {
+        if bytes.len() < 8 + 4 || &bytes[..8] != MAGIC {
             return Err("not a tarpon training checkpoint".into());
         }
         let (body, crc) = bytes.split_at(bytes.len() - 4);
         if crc32(body).to_le_bytes() != crc {
             return Err("checkpoint is corrupt (checksum mismatch)".into());
         }
-        let u32_at = |i: usize| u32::from_le_bytes(body[i..i + 4].try_into().expect("4 bytes"));
-        let u64_at = |i: usize| u64::from_le_bytes(body[i..i + 8].try_into().expect("8 bytes"));
-        if u32_at(8) != VERSION {
+        let mut at = 8;
+        let mut take = |n: usize| -> Result<Vec<u8>, String> {
+            let chunk = body
+                .get(at..at + n)
+                .ok_or("checkpoint ends inside its header")?;
+            at += n;
+            Ok(chunk.to_vec())
+        };
+        let version = next_u32(&mut take)?;
+        if !(2..=VERSION).contains(&version) {
             return Err(format!(
-                "checkpoint version {} (this build reads {VERSION})",
-                u32_at(8)
+                "checkpoint version {version} (this build reads 2 to {VERSION})"
             ));
         }
-        let features = match u32_at(12) {
-            1 => FeatureSet::HalfKP,
-            2 => FeatureSet::HalfKAv2Hm,
-            other => return Err(format!("unknown feature set {other} in checkpoint")),
+        let feature_id = next_u32(&mut take)?;
+        let features = read_feature_set(feature_id, &mut take, |m| format!("checkpoint: {m}"))?;
+        let head = match version {
+            2 => Head::Plain,
+            _ => match next_u32(&mut take)? {
+                HEAD_PLAIN => Head::Plain,
+                HEAD_SCRELU => Head::Screlu,
+                other => return Err(format!("unknown head {other} in checkpoint")),
+            },
         };
-        let (n, h1, h2, buckets) = (
-            u32_at(16) as usize,
-            u32_at(20) as usize,
-            u32_at(24) as usize,
-            u32_at(28) as usize,
-        );
+        let mut shape = [0usize; 4];
+        for x in &mut shape {
+            *x = next_u32(&mut take)? as usize;
+        }
+        let [n, h1, h2, buckets] = shape;
+        let plain = head == Head::Plain;
+        let hidden_ok = |h: usize| {
+            if plain {
+                (1..=1024).contains(&h)
+            } else {
+                h == 0
+            }
+        };
         if n == 0
             || n > 4096
-            || h1 == 0
-            || h1 > 1024
-            || h2 == 0
-            || h2 > 1024
+            || !hidden_ok(h1)
+            || !hidden_ok(h2)
             || buckets == 0
             || buckets > MAX_BUCKETS
         {
@@ -127,11 +161,17 @@ impl Checkpoint {
                 "implausible checkpoint shape {n}, {h1}, {h2}, {buckets} buckets"
             ));
         }
-        let epochs_done = u64_at(32) as usize;
-        let lr = f32::from_le_bytes(body[40..44].try_into().expect("4 bytes"));
-        let steps = u64_at(44);
+        let rest = take(8 + 4 + 8)?;
+        let header = at;
+        let epochs_done = u64::from_le_bytes(rest[0..8].try_into().expect("8 bytes")) as usize;
+        let lr = f32::from_le_bytes(rest[8..12].try_into().expect("4 bytes"));
+        let steps = u64::from_le_bytes(rest[12..20].try_into().expect("8 bytes"));
         let rows = features.dimensions() + factor_width(features);
-        let sizes = [2 * n, h1, h2, 1];
+        let sizes = if plain {
+            vec![2 * n, h1, h2, 1]
+        } else {
+            vec![2 * n, 1]
+        };
         let dense_shapes: Vec<(usize, usize)> = (0..buckets)
             .flat_map(|_| sizes.windows(2).map(|io| (io[0], io[1])))
             .collect();
@@ -187,6 +227,7 @@ impl Checkpoint {
         Ok(Checkpoint {
             model: Model {
                 features,
+                head,
                 half_dims: n,
                 ft_weights,
                 ft_biases,
@@ -204,11 +245,9 @@ impl Checkpoint {
     }
 }
 
-fn feature_id(set: FeatureSet) -> u32 {
-    match set {
-        FeatureSet::HalfKP => 1,
-        FeatureSet::HalfKAv2Hm => 2,
-    }
+/// The next little-endian u32 that `take` hands out.
+fn next_u32(take: &mut impl FnMut(usize) -> Result<Vec<u8>, String>) -> Result<u32, String> {
+    take(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
 #[cfg(test)]
@@ -237,5 +276,24 @@ mod tests {
         assert!(Checkpoint::from_bytes(&flipped).is_err());
         assert!(Checkpoint::from_bytes(&bytes[..bytes.len() - 10]).is_err());
         assert!(Checkpoint::from_bytes(b"garbage").is_err());
+    }
+
+    #[test]
+    fn screlu_checkpoints_round_trip_with_their_bucket_table() {
+        use crate::eval::nnue::features::KingBuckets;
+        for buckets in [KingBuckets::SINGLE, KingBuckets::RANKS4] {
+            let model = Model::random_screlu(FeatureSet::Chess768(buckets), 16, 4)
+                .with_buckets(8)
+                .unwrap();
+            let ck = Checkpoint {
+                optimiser: Optimiser::new(&model),
+                model,
+                epochs_done: 1,
+                lr: 1e-3,
+            };
+            let bytes = ck.to_bytes();
+            assert_eq!(Checkpoint::from_bytes(&bytes).unwrap(), ck);
+            assert!(Checkpoint::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+        }
     }
 }

@@ -1,23 +1,32 @@
 //! The float model the trainer optimises: the same architecture as the
 //! quantised inference net (`eval::nnue`), feature transformer to `N` neurons
-//! per perspective, clipped ReLU, dense layers `2N → h1 → h2 → 1` (one such
-//! stack per output bucket, chosen by the number of pieces), plus factoriser
-//! rows that the export folds into the king-bucketed weights.
+//! per perspective, then one of two heads ([`Head`]), with one stack of dense
+//! layers per output bucket (chosen by the number of pieces):
+//!
+//! * [`Head::Plain`]: clipped ReLU, dense layers `2N → h1 → h2 → 1`;
+//! * [`Head::Screlu`]: squared clipped ReLU, one dense layer `2N → 1`;
+//!
+//! plus factoriser rows that the export folds into the king-bucketed weights.
 //!
 //! Units are chosen so quantisation is a plain scaling (see [`Model::quantise`]):
-//! activations live in [0, 1] (127 in the int8 net), hidden weights are
-//! clipped to what int8 at scale 64 can hold, and the output times
-//! [`CP_PER_UNIT`] is centipawns from the side to move's point of view.
+//! activations live in [0, 1] (127 in the int8 net, 255² under SCReLU),
+//! weights are clipped to what their quantised type can hold, and the output
+//! times [`Model::cp_per_unit`] is centipawns from the side to move's point
+//! of view.
 
 use shakmaty::{Color, Piece, Square};
 
-use crate::eval::nnue::layers::{Affine, FeatureTransformer, STOCKFISH_OUTPUT_SCALE};
-use crate::eval::nnue::network::output_bucket;
-use crate::eval::nnue::simd::{ACTIVATION_MAX, WEIGHT_SCALE_BITS};
+use crate::eval::nnue::features::CHESS768_PER_BUCKET;
+use crate::eval::nnue::layers::{
+    Affine, FeatureTransformer, SCRELU_WEIGHT_ONE, STOCKFISH_OUTPUT_SCALE, ScreluOutput,
+};
+use crate::eval::nnue::network::{Head, SCRELU_OUTPUT_SCALE, output_bucket};
+use crate::eval::nnue::simd::{ACTIVATION_MAX, SCRELU_ONE, SCRELU_WEIGHT_MAX, WEIGHT_SCALE_BITS};
 use crate::eval::nnue::{FeatureSet, NetError, Network};
 use crate::rng::SplitMix64;
 
-/// Float output 1.0 is this many centipawns.
+/// Float output 1.0 is this many centipawns (the plain head; see
+/// [`Model::cp_per_unit`]).
 pub const CP_PER_UNIT: f32 = 600.0;
 /// Activation 1.0 in the float model is this integer in the quantised one.
 const ACTIVATION_ONE: f32 = ACTIVATION_MAX as f32;
@@ -49,13 +58,29 @@ pub const TRANSFORMER_WEIGHT_LIMIT: f32 = 32767.0 / TRANSFORMER_WEIGHT_ONE / 33.
 /// so the inference's floor shift rounds.
 const TRANSFORMER_ROUNDING: i16 = (1 << TRANSFORMER_SHIFT) / 2;
 
+/// SCReLU head: transformer weight 1.0 is `QA` (no shift).
+const SCRELU_TRANSFORMER_ONE: f32 = SCRELU_ONE as f32;
+/// SCReLU head: largest feature-transformer weight or bias. A full
+/// accumulator (32 features plus the bias) then stays within
+/// 33 × 992 = 32736 ≤ i16::MAX whatever the position: no overflow at all,
+/// not just in practice.
+pub const SCRELU_TRANSFORMER_LIMIT: f32 = (32767 / 33) as f32 / SCRELU_TRANSFORMER_ONE;
+/// SCReLU head: output weight 1.0 is `QB`; the limit keeps the quantised
+/// weights within ±127, which the kernels' i16 products need.
+const SCRELU_OUTPUT_ONE: f32 = SCRELU_WEIGHT_ONE as f32;
+pub const SCRELU_OUTPUT_LIMIT: f32 = SCRELU_WEIGHT_MAX as f32 / SCRELU_OUTPUT_ONE;
+
 /// Inputs per king slot (HalfKP: 641 per king square; HalfKAv2_hm: 704 per
-/// king bucket). A feature's factoriser row is its index modulo this: the
-/// same piece on the same (oriented) square, whatever the king.
+/// king bucket; Chess768: 768 per king bucket). A feature's factoriser row is
+/// its index modulo this: the same piece on the same (oriented) square,
+/// whatever the king. 0 (no factoriser) for a single king bucket, where it
+/// would only repeat every row.
 pub fn factor_width(set: FeatureSet) -> usize {
     match set {
         FeatureSet::HalfKP => set.dimensions() / 64,
         FeatureSet::HalfKAv2Hm => set.dimensions() / 32,
+        FeatureSet::Chess768(buckets) if buckets.count() > 1 => CHESS768_PER_BUCKET,
+        FeatureSet::Chess768(_) => 0,
     }
 }
 
@@ -82,20 +107,23 @@ impl Dense {
     }
 }
 
-/// Dense layers per output bucket: `2N → h1`, `h1 → h2`, `h2 → 1`.
+/// Dense layers per output bucket of the plain head: `2N → h1`, `h1 → h2`, `h2 → 1`.
 pub const STACK_LAYERS: usize = 3;
 
 /// The float net.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
     pub features: FeatureSet,
+    /// [`Head::Plain`] or [`Head::Screlu`] (Stockfish 15.1's is not trained).
+    pub head: Head,
     pub half_dims: usize,
     /// `features.dimensions()` king-bucketed rows, then `factor_width` factoriser
     /// rows, each `half_dims` wide.
     pub ft_weights: Vec<f32>,
     pub ft_biases: Vec<f32>,
     /// The dense stacks of every output bucket, one after the other:
-    /// bucket `b` is `layers[3b..3b + 3]` (see [`Model::stack`]). Keeping
+    /// bucket `b` is `layers[kb..kb + k]` with `k` =
+    /// [`Model::stack_layers`] (see [`Model::stack`]). Keeping
     /// them in one list lets the optimiser and the checkpoint treat every
     /// dense layer alike.
     pub layers: Vec<Dense>,
@@ -105,7 +133,20 @@ pub struct Model {
 pub type ActiveRows = Vec<u32>;
 
 impl Model {
+    /// A random model with the plain head, hidden layers `hidden`.
     pub fn random(features: FeatureSet, half_dims: usize, hidden: [usize; 2], seed: u64) -> Model {
+        let sizes = [2 * half_dims, hidden[0], hidden[1], 1];
+        Model::random_with(features, Head::Plain, &sizes, seed)
+    }
+
+    /// A random model with the SCReLU head.
+    pub fn random_screlu(features: FeatureSet, half_dims: usize, seed: u64) -> Model {
+        Model::random_with(features, Head::Screlu, &[2 * half_dims, 1], seed)
+    }
+
+    /// `sizes` are the dense stack's, from the transformer's `2N` to 1.
+    fn random_with(features: FeatureSet, head: Head, sizes: &[usize], seed: u64) -> Model {
+        let half_dims = sizes[0] / 2;
         let mut rng = SplitMix64::new(seed);
         let rows = features.dimensions() + factor_width(features);
         // Small input weights; biases spread over the linear part of the
@@ -116,13 +157,13 @@ impl Model {
         let ft_biases = (0..half_dims)
             .map(|_| 0.25 + rng.symmetric_f32(0.2))
             .collect();
-        let sizes = [2 * half_dims, hidden[0], hidden[1], 1];
         let layers = sizes
             .windows(2)
             .map(|io| Dense::random(io[0], io[1], &mut rng))
             .collect();
         let mut model = Model {
             features,
+            head,
             half_dims,
             ft_weights,
             ft_biases,
@@ -147,12 +188,57 @@ impl Model {
     }
 
     pub fn buckets(&self) -> usize {
-        self.layers.len() / STACK_LAYERS
+        self.layers.len() / self.stack_layers()
+    }
+
+    /// Dense layers per output bucket.
+    pub fn stack_layers(&self) -> usize {
+        match self.head {
+            Head::Screlu => 1,
+            Head::Plain | Head::Stockfish15 => STACK_LAYERS,
+        }
+    }
+
+    /// Centipawns per float output 1.0.
+    pub fn cp_per_unit(&self) -> f32 {
+        match self.head {
+            Head::Screlu => SCRELU_OUTPUT_SCALE as f32,
+            Head::Plain | Head::Stockfish15 => CP_PER_UNIT,
+        }
     }
 
     /// The dense layers of output bucket `bucket`.
     pub fn stack(&self, bucket: usize) -> &[Dense] {
-        &self.layers[bucket * STACK_LAYERS..(bucket + 1) * STACK_LAYERS]
+        let k = self.stack_layers();
+        &self.layers[bucket * k..(bucket + 1) * k]
+    }
+
+    /// Whether dense layer `i` of [`Model::layers`] is a stack's output layer.
+    fn is_output_layer(&self, i: usize) -> bool {
+        let k = self.stack_layers();
+        i % k == k - 1
+    }
+
+    /// The transformer's activation: clipped ReLU, squared under SCReLU.
+    #[inline]
+    fn activation(&self, x: f32) -> f32 {
+        let clipped = x.clamp(0.0, 1.0);
+        match self.head {
+            Head::Screlu => clipped * clipped,
+            Head::Plain | Head::Stockfish15 => clipped,
+        }
+    }
+
+    /// The derivative of [`Model::activation`] at `x` (0 where it clips).
+    #[inline]
+    fn activation_slope(&self, x: f32) -> f32 {
+        if !(x > 0.0 && x < 1.0) {
+            return 0.0;
+        }
+        match self.head {
+            Head::Screlu => 2.0 * x,
+            Head::Plain | Head::Stockfish15 => 1.0,
+        }
     }
 
     /// The output bucket of a position with `pieces` pieces, kings included
@@ -165,8 +251,13 @@ impl Model {
         self.features.dimensions() + factor_width(self.features)
     }
 
+    /// The sizes of the two hidden layers of the plain head (`[0, 0]`
+    /// for the SCReLU head, which has none).
     pub fn hidden(&self) -> [usize; 2] {
-        [self.layers[0].outputs, self.layers[1].outputs]
+        match self.head {
+            Head::Screlu => [0, 0],
+            Head::Plain | Head::Stockfish15 => [self.layers[0].outputs, self.layers[1].outputs],
+        }
     }
 
     /// Total number of parameters.
@@ -201,7 +292,9 @@ impl Model {
         for (sq, piece) in pieces {
             if let Some(i) = self.features.index(perspective, king, piece, sq) {
                 out.push(i as u32);
-                out.push((dims + i % width) as u32);
+                if width > 0 {
+                    out.push((dims + i % width) as u32);
+                }
             }
         }
     }
@@ -209,17 +302,27 @@ impl Model {
     /// Keeps every weight inside what its quantised type can hold, so the
     /// exported net computes what the float one does.
     pub fn clip(&mut self) {
-        let limit = TRANSFORMER_WEIGHT_LIMIT / 2.0; // a real row plus its factor row
+        let (ft_limit, output_limit) = match self.head {
+            Head::Screlu => (SCRELU_TRANSFORMER_LIMIT, SCRELU_OUTPUT_LIMIT),
+            Head::Plain | Head::Stockfish15 => (TRANSFORMER_WEIGHT_LIMIT, OUTPUT_WEIGHT_LIMIT),
+        };
+        // A real row plus its factor row, when there are factor rows.
+        let parts = if factor_width(self.features) > 0 {
+            2.0
+        } else {
+            1.0
+        };
+        let limit = ft_limit / parts;
         for w in self.ft_weights.iter_mut().chain(self.ft_biases.iter_mut()) {
             *w = w.clamp(-limit, limit);
         }
-        for (i, layer) in self.layers.iter_mut().enumerate() {
-            let limit = if is_output_layer(i) {
-                OUTPUT_WEIGHT_LIMIT
+        for i in 0..self.layers.len() {
+            let limit = if self.is_output_layer(i) {
+                output_limit
             } else {
                 HIDDEN_WEIGHT_LIMIT
             };
-            for w in &mut layer.weights {
+            for w in &mut self.layers[i].weights {
                 *w = w.clamp(-limit, limit);
             }
         }
@@ -244,35 +347,47 @@ impl Model {
         self.active_rows(turn, pieces(), &mut us);
         self.active_rows(!turn, pieces(), &mut them);
         let bucket = self.bucket_for(board.occupied().count());
-        Pass::new(self).forward(self, bucket, &us, &them) * CP_PER_UNIT
+        Pass::new(self).forward(self, bucket, &us, &them) * self.cp_per_unit()
     }
 
     /// The quantised net: factoriser rows folded into the rows they share,
     /// then every parameter scaled and rounded to the inference's integers.
     pub fn quantise(&self, description: String) -> Result<Network, NetError> {
-        let n = self.half_dims;
-        let dims = self.features.dimensions();
-        let width = factor_width(self.features);
-        let mut weights = Vec::with_capacity(dims * n);
-        for f in 0..dims {
-            let real = &self.ft_weights[f * n..(f + 1) * n];
-            let factor = &self.ft_weights[(dims + f % width) * n..(dims + f % width + 1) * n];
-            weights.extend(
-                real.iter()
-                    .zip(factor)
-                    .map(|(r, c)| round_i16((r + c) * TRANSFORMER_WEIGHT_ONE)),
-            );
-        }
+        let screlu = self.head == Head::Screlu;
+        let (ft_one, bias_offset, shift) = if screlu {
+            (SCRELU_TRANSFORMER_ONE, 0, 0)
+        } else {
+            (
+                TRANSFORMER_WEIGHT_ONE,
+                TRANSFORMER_ROUNDING,
+                TRANSFORMER_SHIFT,
+            )
+        };
         let transformer = FeatureTransformer::new(
             self.features,
-            n,
+            self.half_dims,
             self.ft_biases
                 .iter()
-                .map(|b| round_i16(b * TRANSFORMER_WEIGHT_ONE).saturating_add(TRANSFORMER_ROUNDING))
+                .map(|b| round_i16(b * ft_one).saturating_add(bias_offset))
                 .collect(),
-            weights,
+            self.folded_weights(ft_one),
         )
-        .with_shift(TRANSFORMER_SHIFT);
+        .with_shift(shift);
+        if screlu {
+            let mut output = ScreluOutput::default();
+            for layer in &self.layers {
+                let bias = layer.biases[0] * SCRELU_TRANSFORMER_ONE * SCRELU_OUTPUT_ONE;
+                output.biases.push(bias.round() as i32);
+                let limit = f32::from(SCRELU_WEIGHT_MAX);
+                output.weights.extend(
+                    layer
+                        .weights
+                        .iter()
+                        .map(|w| (w * SCRELU_OUTPUT_ONE).round().clamp(-limit, limit) as i16),
+                );
+            }
+            return Network::new_screlu(transformer, output, SCRELU_OUTPUT_SCALE, description);
+        }
         let quantised: Vec<Affine> = self
             .layers
             .iter()
@@ -280,7 +395,7 @@ impl Model {
             .map(|(i, layer)| {
                 // Hidden sums are shifted right (floor) by the inference;
                 // half a unit of the shift in the bias makes that a rounding.
-                let (w_one, rounding) = layer_scale(i);
+                let (w_one, rounding) = self.layer_scale(i);
                 let mut q = Affine::zeros(layer.inputs, layer.outputs);
                 for o in 0..layer.outputs {
                     q.biases[o] =
@@ -300,22 +415,54 @@ impl Model {
         Network::new(transformer, stacks, OUTPUT_SCALE, description)
     }
 
+    /// The transformer weights with factoriser rows folded in, scaled so
+    /// 1.0 is `one` and rounded to int16.
+    fn folded_weights(&self, one: f32) -> Vec<i16> {
+        let n = self.half_dims;
+        let dims = self.features.dimensions();
+        let width = factor_width(self.features);
+        let mut weights = Vec::with_capacity(dims * n);
+        for f in 0..dims {
+            let real = &self.ft_weights[f * n..(f + 1) * n];
+            if width == 0 {
+                weights.extend(real.iter().map(|r| round_i16(r * one)));
+                continue;
+            }
+            let factor = &self.ft_weights[(dims + f % width) * n..(dims + f % width + 1) * n];
+            weights.extend(
+                real.iter()
+                    .zip(factor)
+                    .map(|(r, c)| round_i16((r + c) * one)),
+            );
+        }
+        weights
+    }
+
     /// The float model of a quantised net (for `--init-from`): the exact
     /// inverse of [`Model::quantise`], with zero factoriser rows. Only nets
-    /// with two hidden layers and our output scale map back.
+    /// of the trainer's own shapes (two hidden layers and our output scale,
+    /// or the SCReLU head) map back.
     pub fn from_network(net: &Network) -> Result<Model, NetError> {
-        let sizes = net.layer_sizes();
-        if sizes.len() != STACK_LAYERS || net.output_scale != OUTPUT_SCALE {
+        let screlu = net.head == Head::Screlu;
+        let plain_shape =
+            net.layer_sizes().len() == STACK_LAYERS && net.output_scale == OUTPUT_SCALE;
+        if !(plain_shape || screlu && net.output_scale == SCRELU_OUTPUT_SCALE) {
             return Err(NetError::Architecture(format!(
-                "the trainer starts from nets 2N->h1->h2->1 with output scale {OUTPUT_SCALE}, not {}",
+                "the trainer starts from nets 2N->h1->h2->1 with output scale {OUTPUT_SCALE} or SCReLU nets with scale {SCRELU_OUTPUT_SCALE}, not {}",
                 net.architecture()
             )));
         }
         let n = net.half_dims();
         let features = net.features();
         let shift = net.transformer.shift;
-        let ft_one = ACTIVATION_ONE * (1u32 << shift) as f32;
-        let ft_rounding = f32::from((1i16 << shift) / 2);
+        let (ft_one, ft_rounding) = if screlu {
+            (SCRELU_TRANSFORMER_ONE, 0.0)
+        } else {
+            (
+                ACTIVATION_ONE * (1u32 << shift) as f32,
+                f32::from((1i16 << shift) / 2),
+            )
+        };
         let mut ft_weights: Vec<f32> = net
             .transformer
             .weights
@@ -323,31 +470,9 @@ impl Model {
             .map(|&w| f32::from(w) / ft_one)
             .collect();
         ft_weights.resize((features.dimensions() + factor_width(features)) * n, 0.0);
-        let layers = net
-            .stacks
-            .iter()
-            .flatten()
-            .enumerate()
-            .map(|(i, q)| {
-                let (w_one, rounding) = layer_scale(i);
-                let stride = q.padded_inputs();
-                Dense {
-                    inputs: q.inputs,
-                    outputs: q.outputs,
-                    weights: (0..q.outputs)
-                        .flat_map(|o| (0..q.inputs).map(move |i| (o, i)))
-                        .map(|(o, i)| f32::from(q.weights[o * stride + i]) / w_one)
-                        .collect(),
-                    biases: q
-                        .biases
-                        .iter()
-                        .map(|&b| (b as f32 - rounding) / (w_one * ACTIVATION_ONE))
-                        .collect(),
-                }
-            })
-            .collect();
-        Ok(Model {
+        let mut model = Model {
             features,
+            head: if screlu { Head::Screlu } else { Head::Plain },
             half_dims: n,
             ft_weights,
             ft_biases: net
@@ -356,23 +481,60 @@ impl Model {
                 .iter()
                 .map(|&b| (f32::from(b) - ft_rounding) / ft_one)
                 .collect(),
-            layers,
-        })
+            layers: Vec::new(),
+        };
+        model.layers = if screlu {
+            (0..net.buckets())
+                .map(|bucket| Dense {
+                    inputs: 2 * n,
+                    outputs: 1,
+                    weights: net
+                        .screlu
+                        .row(bucket)
+                        .iter()
+                        .map(|&w| f32::from(w) / SCRELU_OUTPUT_ONE)
+                        .collect(),
+                    biases: vec![
+                        net.screlu.biases[bucket] as f32
+                            / (SCRELU_TRANSFORMER_ONE * SCRELU_OUTPUT_ONE),
+                    ],
+                })
+                .collect()
+        } else {
+            net.stacks
+                .iter()
+                .flatten()
+                .enumerate()
+                .map(|(i, q)| {
+                    let (w_one, rounding) = model.layer_scale(i);
+                    let stride = q.padded_inputs();
+                    Dense {
+                        inputs: q.inputs,
+                        outputs: q.outputs,
+                        weights: (0..q.outputs)
+                            .flat_map(|o| (0..q.inputs).map(move |i| (o, i)))
+                            .map(|(o, i)| f32::from(q.weights[o * stride + i]) / w_one)
+                            .collect(),
+                        biases: q
+                            .biases
+                            .iter()
+                            .map(|&b| (b as f32 - rounding) / (w_one * ACTIVATION_ONE))
+                            .collect(),
+                    }
+                })
+                .collect()
+        };
+        Ok(model)
     }
-}
 
-/// Whether dense layer `i` of [`Model::layers`] is a stack's output layer.
-fn is_output_layer(i: usize) -> bool {
-    i % STACK_LAYERS == STACK_LAYERS - 1
-}
-
-/// The integer that weight 1.0 of dense layer `i` becomes, and the rounding
-/// offset its quantised bias carries.
-fn layer_scale(i: usize) -> (f32, f32) {
-    if is_output_layer(i) {
-        (OUTPUT_WEIGHT_ONE, 0.0)
-    } else {
-        (HIDDEN_WEIGHT_ONE, HIDDEN_WEIGHT_ONE / 2.0)
+    /// The integer that weight 1.0 of dense layer `i` of the plain head
+    /// becomes, and the rounding offset its quantised bias carries.
+    fn layer_scale(&self, i: usize) -> (f32, f32) {
+        if self.is_output_layer(i) {
+            (OUTPUT_WEIGHT_ONE, 0.0)
+        } else {
+            (HIDDEN_WEIGHT_ONE, HIDDEN_WEIGHT_ONE / 2.0)
+        }
     }
 }
 
@@ -428,8 +590,8 @@ impl Pass {
         }
     }
 
-    /// The float output (centipawns / [`CP_PER_UNIT`]) of output bucket
-    /// `bucket`'s stack.
+    /// The float output (centipawns / [`Model::cp_per_unit`]) of output
+    /// bucket `bucket`'s stack.
     pub fn forward(&mut self, model: &Model, bucket: usize, us: &[u32], them: &[u32]) -> f32 {
         self.bucket = bucket;
         let n = model.half_dims;
@@ -437,7 +599,7 @@ impl Pass {
         model.accumulate(us, acc_us);
         model.accumulate(them, acc_them);
         for (x, &a) in self.inputs[0].iter_mut().zip(&self.acc) {
-            *x = clipped_relu(a);
+            *x = model.activation(a);
         }
         let stack = model.stack(bucket);
         let last = stack.len() - 1;
@@ -472,23 +634,22 @@ impl Pass {
         them: &[u32],
     ) -> f32 {
         self.bucket = bucket;
-        let transformer = &net.transformer;
-        let dims = transformer.features.dimensions() as u32;
-        let one = ACTIVATION_ONE;
         let mut ints = std::mem::take(&mut self.ints);
+        quantised_accumulators(&net.transformer, us, them, &mut ints);
+        let output = match net.head {
+            Head::Screlu => self.screlu_quantised(net, &ints),
+            Head::Plain | Head::Stockfish15 => self.stack_quantised(net, &mut ints),
+        };
+        self.ints = ints;
+        output
+    }
+
+    /// The plain head of [`Pass::forward_quantised`] on the accumulators
+    /// `ints` (overwritten as scratch): shift, clipped ReLU, int8 layers.
+    fn stack_quantised(&mut self, net: &Network, ints: &mut Vec<i32>) -> f32 {
+        let one = ACTIVATION_ONE;
         let mut input = std::mem::take(&mut self.int_inputs);
-        ints.clear();
-        for rows in [us, them] {
-            let start = ints.len();
-            ints.extend(transformer.biases.iter().map(|&b| i32::from(b)));
-            // Factoriser rows are folded into the real rows by the export.
-            for &r in rows.iter().filter(|&&r| r < dims) {
-                for (a, &w) in ints[start..].iter_mut().zip(transformer.row(r as usize)) {
-                    *a += i32::from(w);
-                }
-            }
-        }
-        let ft_shift = transformer.shift;
+        let ft_shift = net.transformer.shift;
         let ft_one = one * (1u32 << ft_shift) as f32;
         for ((pre, x), a) in self
             .acc
@@ -501,7 +662,7 @@ impl Pass {
             *a >>= ft_shift;
             *x = (*a).clamp(0, ACTIVATION_MAX) as f32 / one;
         }
-        let stack = &net.stacks[bucket];
+        let stack = &net.stacks[self.bucket];
         let last = stack.len() - 1;
         let shift = WEIGHT_SCALE_BITS;
         for (i, layer) in stack.iter().enumerate() {
@@ -533,8 +694,30 @@ impl Pass {
         }
         let output = ints[0] as f32 / (OUTPUT_SCALE as f32 * CP_PER_UNIT);
         self.sums[last][0] = output;
-        self.ints = ints;
         self.int_inputs = input;
+        output
+    }
+
+    /// The SCReLU head of [`Pass::forward_quantised`] on the accumulators
+    /// `ints`: `Σ clamp(a, 0, QA)² w` over both, wrapping in i32 as in the
+    /// kernels, then divided by QA, the bias added.
+    fn screlu_quantised(&mut self, net: &Network, ints: &[i32]) -> f32 {
+        let mut sum = 0i32;
+        for (((pre, x), &a), &w) in self
+            .acc
+            .iter_mut()
+            .zip(&mut self.inputs[0])
+            .zip(ints)
+            .zip(net.screlu.row(self.bucket))
+        {
+            *pre = a as f32 / SCRELU_TRANSFORMER_ONE;
+            let v = a.clamp(0, SCRELU_ONE);
+            *x = (v * v) as f32 / (SCRELU_TRANSFORMER_ONE * SCRELU_TRANSFORMER_ONE);
+            sum = sum.wrapping_add(v * v * i32::from(w));
+        }
+        let raw = (sum / SCRELU_ONE).wrapping_add(net.screlu.biases[self.bucket]);
+        let output = raw as f32 / (SCRELU_TRANSFORMER_ONE * SCRELU_OUTPUT_ONE);
+        self.sums[0][0] = output;
         output
     }
 
@@ -549,7 +732,7 @@ impl Pass {
         grads: &mut DenseGrads,
         d_acc: &mut [f32],
     ) {
-        let first = self.bucket * STACK_LAYERS;
+        let first = self.bucket * model.stack_layers();
         let stack = model.stack(self.bucket);
         let mut d_sums = vec![d_out];
         for i in (0..stack.len()).rev() {
@@ -572,15 +755,46 @@ impl Pass {
                     *dx += d * w;
                 }
             }
-            // Through the clipped ReLU that produced this layer's input.
-            let pre = if i == 0 { &self.acc } else { &self.sums[i - 1] };
-            d_sums = d_input
-                .iter()
-                .zip(pre)
-                .map(|(&d, &s)| if clipped_relu_passes(s) { d } else { 0.0 })
-                .collect();
+            // Through the activation that produced this layer's input: the
+            // transformer's for the first layer, clipped ReLUs after.
+            d_sums = if i == 0 {
+                d_input
+                    .iter()
+                    .zip(&self.acc)
+                    .map(|(&d, &s)| d * model.activation_slope(s))
+                    .collect()
+            } else {
+                d_input
+                    .iter()
+                    .zip(&self.sums[i - 1])
+                    .map(|(&d, &s)| if clipped_relu_passes(s) { d } else { 0.0 })
+                    .collect()
+            };
         }
         d_acc.copy_from_slice(&d_sums);
+    }
+}
+
+/// The exported transformer's accumulators for the rows of both
+/// perspectives (side to move first) in i32, into `ints`: what the engine's
+/// wrapping i16 sums give while the clipping keeps them in range.
+fn quantised_accumulators(
+    transformer: &FeatureTransformer,
+    us: &[u32],
+    them: &[u32],
+    ints: &mut Vec<i32>,
+) {
+    let dims = transformer.features.dimensions() as u32;
+    ints.clear();
+    for rows in [us, them] {
+        let start = ints.len();
+        ints.extend(transformer.biases.iter().map(|&b| i32::from(b)));
+        // Factoriser rows are folded into the real rows by the export.
+        for &r in rows.iter().filter(|&&r| r < dims) {
+            for (a, &w) in ints[start..].iter_mut().zip(transformer.row(r as usize)) {
+                *a += i32::from(w);
+            }
+        }
     }
 }
 
@@ -640,6 +854,7 @@ impl DenseGrads {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::nnue::features::KingBuckets;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, Position as _};
 
@@ -648,12 +863,31 @@ mod tests {
         fen.into_position(CastlingMode::Standard).unwrap()
     }
 
+    /// Every trainable layout at test size: the plain head on the Stockfish
+    /// sets, the SCReLU head on Chess768 with and without king buckets.
+    fn models(half_dims: usize, hidden: [usize; 2], seed: u64) -> Vec<Model> {
+        let plain = FeatureSet::ALL.map(|set| Model::random(set, half_dims, hidden, seed));
+        let screlu = KingBuckets::NAMED
+            .map(|(_, b)| Model::random_screlu(FeatureSet::Chess768(b), half_dims, seed));
+        plain.into_iter().chain(screlu).collect()
+    }
+
+    /// Raw engine output units per float output 1.0.
+    fn raw_per_unit(model: &Model) -> f32 {
+        match model.head {
+            Head::Screlu => SCRELU_TRANSFORMER_ONE * SCRELU_OUTPUT_ONE,
+            _ => OUTPUT_SCALE as f32 * CP_PER_UNIT,
+        }
+    }
+
     /// Finite differences on a few weights of every layer agree with backward.
     #[test]
     fn gradients_match_finite_differences() {
-        for set in FeatureSet::ALL {
+        for model in models(16, [8, 8], 7) {
+            let set = model.features;
             // Two buckets, the second one used: its gradients land in its layers.
-            let mut model = Model::random(set, 16, [8, 8], 7).with_buckets(2).unwrap();
+            let mut model = model.with_buckets(2).unwrap();
+            let k = model.stack_layers();
             let pos = board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
             let (mut us, mut them) = (Vec::new(), Vec::new());
             model.active_rows(Color::White, pos.board().iter(), &mut us);
@@ -665,11 +899,11 @@ mod tests {
             pass.backward(&model, 1.0, &mut grads, &mut d_acc);
             let eps = 1e-3;
             assert!(
-                grads.layers[..STACK_LAYERS]
+                grads.layers[..k]
                     .iter()
                     .all(|g| g.biases.iter().all(|&x| x == 0.0))
             );
-            for l in STACK_LAYERS..2 * STACK_LAYERS {
+            for l in k..2 * k {
                 for k in [
                     0,
                     model.layers[l].weights.len() / 2,
@@ -717,15 +951,14 @@ mod tests {
             "8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 b - - 99 50",
             "4k3/8/8/8/8/8/8/R3K2Q w Q - 0 1",
         ];
-        for set in FeatureSet::ALL {
-            for seed in 1..4 {
+        for seed in 1..4 {
+            for model in models(32, [16, 8], seed) {
+                let set = model.features;
                 // Larger weights than `random` gives, so that activations
                 // clip and the rounding matters.
                 // Seed 3 splits into output buckets that then differ.
                 let buckets = if seed == 3 { 8 } else { 1 };
-                let mut model = Model::random(set, 32, [16, 8], seed)
-                    .with_buckets(buckets)
-                    .unwrap();
+                let mut model = model.with_buckets(buckets).unwrap();
                 model.ft_weights.iter_mut().for_each(|w| *w *= 8.0);
                 model
                     .layers
@@ -748,9 +981,9 @@ mod tests {
                     let bucket = model.bucket_for(pos.board().occupied().count());
                     let out = pass.forward_quantised(&net, bucket, &us, &them);
                     let raw = net.raw_output_board(Kernels::scalar(), pos.board(), turn);
-                    let emulated = out * OUTPUT_SCALE as f32 * CP_PER_UNIT;
+                    let emulated = out * raw_per_unit(&model);
                     assert!(
-                        (emulated - raw as f32).abs() < 0.01,
+                        (emulated - raw as f32).abs() < 0.01 + 1e-6 * raw.abs() as f32,
                         "{set:?} seed {seed} {fen}: {emulated} vs {raw}"
                     );
                 }
@@ -760,11 +993,9 @@ mod tests {
 
     #[test]
     fn dequantising_a_quantised_net_gives_it_back() {
-        for set in FeatureSet::ALL {
+        for model in models(16, [8, 8], 3) {
             for buckets in [1, 4] {
-                let model = Model::random(set, 16, [8, 8], 3)
-                    .with_buckets(buckets)
-                    .unwrap();
+                let model = model.clone().with_buckets(buckets).unwrap();
                 let net = model.quantise(String::new()).unwrap();
                 let back = Model::from_network(&net).unwrap();
                 assert_eq!(back.buckets(), buckets);

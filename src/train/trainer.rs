@@ -20,28 +20,26 @@ use rayon::prelude::*;
 
 use super::checkpoint::Checkpoint;
 use super::data::{PackedPosition, read_records};
-use super::model::{ActiveRows, CP_PER_UNIT, DenseGrads, Model, Pass};
+use super::model::{ActiveRows, DenseGrads, Model, Pass};
 use super::optim::{Optimiser, SparseGrad};
-use crate::eval::nnue::network::MAX_BUCKETS;
+use crate::eval::nnue::features::KingBuckets;
+use crate::eval::nnue::network::{Head, MAX_BUCKETS};
 use crate::eval::nnue::{FeatureSet, Kernels, Network};
 use crate::rng::SplitMix64;
 
-/// Feature sets selectable on the command line.
+/// Architectures selectable on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Arch {
+    /// HalfKP inputs, clipped ReLU, dense layers 2N -> H1 -> H2 -> 1.
     #[value(name = "halfkp")]
     HalfKP,
+    /// HalfKAv2_hm inputs, clipped ReLU, dense layers 2N -> H1 -> H2 -> 1.
     #[value(name = "halfkav2_hm")]
     HalfKAv2Hm,
-}
-
-impl From<Arch> for FeatureSet {
-    fn from(a: Arch) -> FeatureSet {
-        match a {
-            Arch::HalfKP => FeatureSet::HalfKP,
-            Arch::HalfKAv2Hm => FeatureSet::HalfKAv2Hm,
-        }
-    }
+    /// 768 inputs per king bucket (--king-buckets), mirrored; squared
+    /// clipped ReLU straight into the output, 2N -> 1 (--layers unused).
+    #[value(name = "chess768")]
+    Chess768,
 }
 
 /// Arguments of `tarpon train`.
@@ -50,18 +48,26 @@ pub struct TrainArgs {
     /// Training data written by `tarpon datagen` (repeat for several files).
     #[arg(long, required = true)]
     pub data: Vec<PathBuf>,
-    /// Where to write the net (HalfKP: Stockfish 12 `.nnue` layout; HalfKAv2_hm:
-    /// tarpon's format). Rewritten after every epoch (with `--keep-best`,
+    /// Where to write the net (HalfKP: Stockfish 12 `.nnue` layout; HalfKAv2_hm
+    /// and Chess768: tarpon's format). Rewritten after every epoch (with `--keep-best`,
     /// after every epoch that improves).
     #[arg(long)]
     pub out: PathBuf,
-    /// Feature set.
+    /// Architecture: feature set and head.
     #[arg(long, value_enum, default_value = "halfkav2_hm")]
     pub arch: Arch,
+    /// King buckets of `--arch chess768`: `single` (one bucket, plain 768
+    /// inputs mirrored), `ranks4` (the own king on rank 1, 2, 3–4 or 5–8,
+    /// seen from its side), 8 comma-separated buckets by that rank
+    /// (`ranks4` = `0,1,2,2,3,3,3,3`) or 32 for every square of files e–h
+    /// after the mirror (index 4 × rank + file − 4). The table is stored in
+    /// the net, so the engine needs no change for a new layout.
+    #[arg(long, default_value = "ranks4", value_parser = KingBuckets::from_name)]
+    pub king_buckets: KingBuckets,
     /// Feature-transformer neurons per perspective (a multiple of 16).
     #[arg(long, default_value_t = 256)]
     pub hidden: usize,
-    /// Sizes of the two dense hidden layers.
+    /// Sizes of the two dense hidden layers (not for `--arch chess768`).
     #[arg(long, num_args = 2, value_names = ["H1", "H2"], default_values_t = [32, 32])]
     pub layers: Vec<usize>,
     /// Output buckets: separate dense stacks chosen by the number of pieces
@@ -132,6 +138,23 @@ pub struct TrainArgs {
 }
 
 impl TrainArgs {
+    /// The feature set `--arch` (and `--king-buckets`) name.
+    pub fn features(&self) -> FeatureSet {
+        match self.arch {
+            Arch::HalfKP => FeatureSet::HalfKP,
+            Arch::HalfKAv2Hm => FeatureSet::HalfKAv2Hm,
+            Arch::Chess768 => FeatureSet::Chess768(self.king_buckets),
+        }
+    }
+
+    /// The head `--arch` names.
+    pub fn head(&self) -> Head {
+        match self.arch {
+            Arch::HalfKP | Arch::HalfKAv2Hm => Head::Plain,
+            Arch::Chess768 => Head::Screlu,
+        }
+    }
+
     fn checkpoint_path(&self) -> PathBuf {
         self.checkpoint.clone().unwrap_or_else(|| {
             let mut p = self.out.clone().into_os_string();
@@ -267,14 +290,15 @@ fn initial_state(args: &TrainArgs) -> Result<Checkpoint, String> {
     if args.resume {
         let ck =
             Checkpoint::load(&checkpoint).map_err(|e| format!("{}: {e}", checkpoint.display()))?;
-        if ck.model.features != FeatureSet::from(args.arch)
+        if ck.model.features != args.features()
+            || ck.model.head != args.head()
             || ck.model.half_dims != args.hidden
             || ck.model.buckets() != args.buckets
         {
             return Err(format!(
-                "{} holds a {:?} net with {} neurons and {} output buckets, not --arch {:?} --hidden {} --buckets {}",
+                "{} holds a {} net with {} neurons and {} output buckets, not --arch {:?} --hidden {} --buckets {} (and --king-buckets)",
                 checkpoint.display(),
-                ck.model.features,
+                describe(ck.model.features),
                 ck.model.half_dims,
                 ck.model.buckets(),
                 args.arch,
@@ -296,7 +320,10 @@ fn initial_state(args: &TrainArgs) -> Result<Checkpoint, String> {
                     net.architecture()
                 )
             };
-            if model.features != FeatureSet::from(args.arch) || model.half_dims != args.hidden {
+            if model.features != args.features()
+                || model.head != args.head()
+                || model.half_dims != args.hidden
+            {
                 return Err(mismatch());
             }
             if model.buckets() == args.buckets {
@@ -305,12 +332,15 @@ fn initial_state(args: &TrainArgs) -> Result<Checkpoint, String> {
                 model.with_buckets(args.buckets).ok_or_else(mismatch)?
             }
         }
-        None => Model::random(
-            args.arch.into(),
-            args.hidden,
-            [args.layers[0], args.layers[1]],
-            args.seed,
-        )
+        None => match args.head() {
+            Head::Screlu => Model::random_screlu(args.features(), args.hidden, args.seed),
+            Head::Plain | Head::Stockfish15 => Model::random(
+                args.features(),
+                args.hidden,
+                [args.layers[0], args.layers[1]],
+                args.seed,
+            ),
+        }
         .with_buckets(args.buckets)
         .expect("a fresh model has one bucket"),
     };
@@ -475,14 +505,30 @@ fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
 
 fn save_net(args: &TrainArgs, state: &Checkpoint) -> Result<(), String> {
     let description = format!(
-        "tarpon {:?} net, {} epochs, lambda {}, scale {}",
-        state.model.features, state.epochs_done, args.lambda, args.scale
+        "tarpon {} net, {} epochs, lambda {}, scale {}",
+        describe(state.model.features),
+        state.epochs_done,
+        args.lambda,
+        args.scale
     );
     let net = state
         .model
         .quantise(description)
         .map_err(|e| e.to_string())?;
     write_atomically(&args.out, &net.to_bytes())
+}
+
+/// A feature set for people: `HalfKAv2Hm`, `Chess768 (ranks4 king buckets)`.
+fn describe(features: FeatureSet) -> String {
+    match features {
+        FeatureSet::Chess768(buckets) => format!(
+            "Chess768 ({} king buckets)",
+            buckets
+                .name()
+                .map_or_else(|| buckets.count().to_string(), str::to_string)
+        ),
+        other => format!("{other:?}"),
+    }
 }
 
 /// Writes to a temporary file and renames it, so a killed run never leaves a
@@ -518,12 +564,11 @@ impl Loss {
             + (1.0 - self.lambda) * pos.result().score()
     }
 
-    /// (loss, d loss / d output) for the model's float output.
-    fn eval(&self, output: f32, pos: &PackedPosition) -> (f32, f32) {
-        let k = CP_PER_UNIT / self.scale;
-        let p = sigmoid(output * k);
+    /// (loss, d loss / d centipawns) for an evaluation in centipawns.
+    fn eval(&self, cp: f32, pos: &PackedPosition) -> (f32, f32) {
+        let p = sigmoid(cp / self.scale);
         let diff = p - self.target(pos);
-        (diff * diff, 2.0 * diff * p * (1.0 - p) * k)
+        (diff * diff, 2.0 * diff * p * (1.0 - p) / self.scale)
     }
 }
 
@@ -553,17 +598,18 @@ impl Worker {
         model.active_rows(!turn, pos.pieces(), &mut self.them);
     }
 
-    /// The model's output for `pos`, in float arithmetic or, given the
-    /// quantised export, in the engine's.
+    /// The model's evaluation of `pos` in centipawns, in float arithmetic
+    /// or, given the quantised export, in the engine's.
     fn forward(&mut self, model: &Model, quantised: Option<&Network>, pos: &PackedPosition) -> f32 {
         self.rows(model, pos);
         let bucket = model.bucket_for(pos.pieces().count());
-        match quantised {
+        let output = match quantised {
             Some(net) => self
                 .pass
                 .forward_quantised(net, bucket, &self.us, &self.them),
             None => self.pass.forward(model, bucket, &self.us, &self.them),
-        }
+        };
+        output * model.cp_per_unit()
     }
 }
 
@@ -588,11 +634,11 @@ fn train_batch(
             let mut total = 0.0f64;
             for &i in slice {
                 let pos = &data[i as usize];
-                let out = w.forward(model, quantised, pos);
-                let (l, d_out) = loss.eval(out, pos);
+                let cp = w.forward(model, quantised, pos);
+                let (l, d_cp) = loss.eval(cp, pos);
                 total += f64::from(l);
-                w.pass
-                    .backward(model, d_out * scale, &mut w.dense, &mut w.d_acc);
+                let d_out = d_cp * model.cp_per_unit() * scale;
+                w.pass.backward(model, d_out, &mut w.dense, &mut w.d_acc);
                 grad.add(&w.us, &w.d_acc[..n]);
                 grad.add(&w.them, &w.d_acc[n..]);
             }
@@ -655,7 +701,7 @@ pub fn quantisation_error(model: &Model, data: &[PackedPosition]) -> Option<(usi
         let p = pos.unpack().ok()?;
         let float = f64::from(model.evaluate(&p.board, p.turn));
         let quant =
-            f64::from(net.raw_output_board(Kernels::scalar(), &p.board, p.turn) / net.output_scale);
+            f64::from(net.centipawns(net.raw_output_board(Kernels::scalar(), &p.board, p.turn)));
         let d = (float - quant).abs();
         sum += d;
         max = max.max(d);
@@ -780,10 +826,14 @@ mod tests {
         args
     }
 
-    /// Trains on material labels once per feature set; tests share the result.
+    /// Every architecture `--arch` offers.
+    const ARCHES: [Arch; 3] = [Arch::HalfKP, Arch::HalfKAv2Hm, Arch::Chess768];
+
+    /// Trains on material labels once per architecture (Chess768 with the
+    /// default `ranks4` king buckets); tests share the result.
     fn trained(arch: Arch) -> &'static (TrainReport, PathBuf) {
-        static NETS: [std::sync::OnceLock<(TrainReport, PathBuf)>; 2] =
-            [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+        static NETS: [std::sync::OnceLock<(TrainReport, PathBuf)>; ARCHES.len()] =
+            [const { std::sync::OnceLock::new() }; ARCHES.len()];
         NETS[arch as usize].get_or_init(|| {
             let dir = temp_dir(&format!("{arch:?}"));
             write_data(&dir.join("data.bin"), &material_positions(6000, 11));
@@ -849,7 +899,7 @@ mod tests {
 
     #[test]
     fn written_net_is_the_quantised_model() {
-        for arch in [Arch::HalfKP, Arch::HalfKAv2Hm] {
+        for arch in ARCHES {
             let (report, out) = trained(arch);
             let written = Network::load(out).unwrap();
             let quantised = report.model.quantise(written.description.clone()).unwrap();
@@ -884,7 +934,7 @@ mod tests {
     fn material_labels_drive_the_loss_down_and_the_net_prefers_more_material() {
         let held_out = clear_material_positions();
         assert!(held_out.len() > 200);
-        for arch in [Arch::HalfKP, Arch::HalfKAv2Hm] {
+        for arch in ARCHES {
             let (report, out) = trained(arch);
             let last = report.epochs.last().unwrap();
             assert_val_loss_halved(report, &format!("{arch:?}"));
@@ -897,7 +947,7 @@ mod tests {
             for p in &held_out {
                 let float = report.model.evaluate(&p.board, p.turn);
                 let quant =
-                    net.raw_output_board(Kernels::scalar(), &p.board, p.turn) / net.output_scale;
+                    net.centipawns(net.raw_output_board(Kernels::scalar(), &p.board, p.turn));
                 float_right += usize::from((float > 0.0) == (p.score > 0));
                 quant_right += usize::from((quant > 0) == (p.score > 0));
             }
@@ -930,8 +980,7 @@ mod tests {
         let right = held_out
             .iter()
             .filter(|p| {
-                let cp =
-                    net.raw_output_board(Kernels::scalar(), &p.board, p.turn) / net.output_scale;
+                let cp = net.centipawns(net.raw_output_board(Kernels::scalar(), &p.board, p.turn));
                 (cp > 0) == (p.score > 0)
             })
             .count();
@@ -945,18 +994,20 @@ mod tests {
     /// The exported net evaluates held-out positions like the float model:
     /// mean absolute difference at most 20 cp, none above 50 cp + 10%
     /// (activations are rounded to 1/127 and weights to int16/int8 steps;
-    /// these 32-neuron test nets show about 7 cp (HalfKP) and 14 cp (HalfKAv2_hm)).
+    /// these 32-neuron test nets show about 7 cp (HalfKP), 14 cp (HalfKAv2_hm)
+    /// and 4 cp (Chess768 with SCReLU)).
     #[test]
     fn exported_net_agrees_with_the_float_model() {
         let held_out = material_positions(400, 1234);
-        for arch in [Arch::HalfKP, Arch::HalfKAv2Hm] {
+        for arch in ARCHES {
             let (report, out) = trained(arch);
             let net = exported(&report.model, out);
             let mut sum = 0.0;
             for p in &held_out {
                 let float = report.model.evaluate(&p.board, p.turn);
-                let quant = (net.raw_output_board(Kernels::scalar(), &p.board, p.turn)
-                    / net.output_scale) as f32;
+                let quant =
+                    net.centipawns(net.raw_output_board(Kernels::scalar(), &p.board, p.turn))
+                        as f32;
                 let diff = (float - quant).abs();
                 sum += diff;
                 assert!(
@@ -974,18 +1025,28 @@ mod tests {
     /// uninterrupted run.
     #[test]
     fn resume_continues_exactly() {
-        let dir = temp_dir("resume");
-        write_data(&dir.join("data.bin"), &material_positions(800, 5));
-        let mut args = small_args(&dir, Arch::HalfKP);
-        args.epochs = 2;
-        let straight = train(&args).unwrap().model;
-        args.epochs = 1;
-        train(&args).unwrap();
-        args.epochs = 2;
-        args.resume = true;
-        let resumed = train(&args).unwrap();
-        assert_eq!(resumed.epochs.len(), 1);
-        assert!(resumed.model == straight, "the resumed run ended elsewhere");
+        for arch in [Arch::HalfKP, Arch::Chess768] {
+            let dir = temp_dir(&format!("resume-{arch:?}"));
+            write_data(&dir.join("data.bin"), &material_positions(800, 5));
+            let mut args = small_args(&dir, arch);
+            args.epochs = 2;
+            let straight = train(&args).unwrap().model;
+            args.epochs = 1;
+            train(&args).unwrap();
+            args.epochs = 2;
+            args.resume = true;
+            let resumed = train(&args).unwrap();
+            assert_eq!(resumed.epochs.len(), 1);
+            assert!(
+                resumed.model == straight,
+                "{arch:?}: the resumed run ended elsewhere"
+            );
+            // A checkpoint of another king bucket layout is refused.
+            args.king_buckets = KingBuckets::SINGLE;
+            if arch == Arch::Chess768 {
+                assert!(train(&args).unwrap_err().contains("holds a"));
+            }
+        }
     }
 
     #[test]

@@ -14,6 +14,7 @@ mod epd_suites;
 mod explain_cli;
 mod explain_html;
 mod nnue;
+mod nnue_screlu;
 mod nnue_uci;
 mod perft;
 mod position_random;

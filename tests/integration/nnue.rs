@@ -45,7 +45,7 @@ enum Step {
 /// Plays random games from every start position, with null moves and
 /// take-backs mixed in, calling `check` at the positions chosen by the walk
 /// (about every other ply, so lazy updates over several plies are covered).
-fn random_walks(games: usize, seed: u64, mut follow: impl FnMut(WalkEvent<'_>)) {
+pub(crate) fn random_walks(games: usize, seed: u64, mut follow: impl FnMut(WalkEvent<'_>)) {
     let mut rng = SplitMix64::new(seed);
     for game in 0..games {
         let (fen, chess960) = STARTS[game % STARTS.len()];
@@ -89,7 +89,7 @@ fn random_walks(games: usize, seed: u64, mut follow: impl FnMut(WalkEvent<'_>)) 
     }
 }
 
-enum WalkEvent<'a> {
+pub(crate) enum WalkEvent<'a> {
     Reset(&'a Position),
     Push(&'a Position, &'a tarpon::position::PieceChanges),
     PushNull,
@@ -97,7 +97,7 @@ enum WalkEvent<'a> {
     Check(&'a Position),
 }
 
-fn drive(ev: &mut NnueEvaluator, event: &WalkEvent<'_>) {
+pub(crate) fn drive(ev: &mut NnueEvaluator, event: &WalkEvent<'_>) {
     match event {
         WalkEvent::Reset(pos) => ev.reset(pos),
         WalkEvent::Push(pos, changes) => ev.push(pos, changes),
@@ -111,46 +111,59 @@ fn drive(ev: &mut NnueEvaluator, event: &WalkEvent<'_>) {
 fn incremental_accumulators_equal_full_refresh_for_both_feature_sets() {
     for (set, seed) in [(FeatureSet::HalfKP, 11), (FeatureSet::HalfKAv2Hm, 12)] {
         let net = Arc::new(random_network(set, 32, &[16, 16], 2, seed).unwrap());
-        let mut ev = NnueEvaluator::new(net.clone());
-        let mut checked = 0;
-        random_walks(1200, seed, |event| {
-            drive(&mut ev, &event);
-            if let WalkEvent::Check(pos) = event {
-                let board = pos.chess().board();
-                let expected_white = net.full_accumulator(board, Color::White);
-                let expected_black = net.full_accumulator(board, Color::Black);
-                let (white, black) = ev.accumulators(pos);
-                assert_eq!(
-                    white,
-                    &expected_white[..],
-                    "{set:?} white accumulator at {}",
-                    pos.fen()
-                );
-                assert_eq!(
-                    black,
-                    &expected_black[..],
-                    "{set:?} black accumulator at {}",
-                    pos.fen()
-                );
-                let expected =
-                    net.raw_output_board(Kernels::scalar(), board, pos.turn()) / net.output_scale;
-                assert_eq!(
-                    ev.evaluate(pos),
-                    expected,
-                    "{set:?} evaluation at {}",
-                    pos.fen()
-                );
-                checked += 1;
-            }
-        });
+        let checked = incremental_equals_refresh(&net, 1200, seed);
         assert!(checked > 50_000, "only {checked} positions checked");
     }
+}
+
+/// Follows random walks with an evaluator of `net` and checks at every
+/// chosen position that both accumulators and the evaluation equal a
+/// computation from scratch; returns how many positions were checked.
+pub(crate) fn incremental_equals_refresh(net: &Arc<Network>, walks: usize, seed: u64) -> usize {
+    let mut ev = NnueEvaluator::new(net.clone());
+    let mut checked = 0;
+    let set = net.features();
+    random_walks(walks, seed, |event| {
+        drive(&mut ev, &event);
+        if let WalkEvent::Check(pos) = event {
+            let board = pos.chess().board();
+            let expected_white = net.full_accumulator(board, Color::White);
+            let expected_black = net.full_accumulator(board, Color::Black);
+            let (white, black) = ev.accumulators(pos);
+            assert_eq!(
+                white,
+                &expected_white[..],
+                "{set:?} white accumulator at {}",
+                pos.fen()
+            );
+            assert_eq!(
+                black,
+                &expected_black[..],
+                "{set:?} black accumulator at {}",
+                pos.fen()
+            );
+            let expected =
+                net.centipawns(net.raw_output_board(Kernels::scalar(), board, pos.turn()));
+            assert_eq!(
+                ev.evaluate(pos),
+                expected,
+                "{set:?} evaluation at {}",
+                pos.fen()
+            );
+            checked += 1;
+        }
+    });
+    checked
 }
 
 /// Evaluates along random walks with every SIMD path the CPU has and checks
 /// they all give the same raw output; returns how many distinct outputs
 /// were seen (random nets must vary, or the comparison proves little).
-fn simd_paths_agree_along_random_walks(net: &Arc<Network>, walks: usize, seed: u64) -> usize {
+pub(crate) fn simd_paths_agree_along_random_walks(
+    net: &Arc<Network>,
+    walks: usize,
+    seed: u64,
+) -> usize {
     let paths: Vec<&'static Kernels> = SimdPath::ALL
         .into_iter()
         .filter_map(Kernels::for_path)
@@ -195,7 +208,7 @@ fn every_simd_path_equals_scalar_on_random_nets_and_positions() {
     }
 }
 
-fn temp_path(name: &str) -> std::path::PathBuf {
+pub(crate) fn temp_path(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("tarpon-nnue-test-{}-{name}", std::process::id()))
 }
 
@@ -257,7 +270,7 @@ fn nets_round_trip_through_both_formats_and_files() {
 
 /// Truncated anywhere (header, transformer, dense layers, checksum), a
 /// net file is refused with a message.
-fn every_cut_is_refused(bytes: &[u8], rng: &mut SplitMix64) {
+pub(crate) fn every_cut_is_refused(bytes: &[u8], rng: &mut SplitMix64) {
     let mut cuts: Vec<usize> = (0..200).collect();
     cuts.extend((0..300).map(|_| rng.below(bytes.len())));
     cuts.extend(bytes.len() - 200..bytes.len());
@@ -275,6 +288,7 @@ fn transformer_hash_at(bytes: &[u8]) -> usize {
 
 #[test]
 fn bad_files_are_rejected_without_panic() {
+    use tarpon::eval::nnue::format::TARPON_VERSION;
     let halfkp = random_network(FeatureSet::HalfKP, 16, &[8, 8], 1, 41)
         .unwrap()
         .to_bytes();
@@ -299,7 +313,7 @@ fn bad_files_are_rejected_without_panic() {
         Err(NetError::UnknownFormat(_))
     ));
     let mut v = halfka.clone();
-    v[8] = 3;
+    v[8] = TARPON_VERSION as u8 + 1;
     assert!(matches!(
         Network::from_bytes(&v),
         Err(NetError::UnsupportedVersion(_))
@@ -567,9 +581,11 @@ fn a_shifted_transformer_evaluates_like_the_unshifted_one() {
     );
     assert!(matches!(bad, Err(NetError::Architecture(_))));
 
-    // Version 1: the same header without the shift field.
-    assert_eq!(TARPON_VERSION, 2);
+    // Version 1: the same header without the shift field. Plain nets of
+    // the Stockfish feature sets are still written in version 2.
     let v2 = plain.to_bytes();
+    assert_eq!(&v2[8..12], &2u32.to_le_bytes());
+    const { assert!(TARPON_VERSION > 2) };
     let layers = plain.stacks[0].len();
     let shift_at = 28 + 4 * layers + 4;
     let mut v1 = [&v2[..shift_at], &v2[shift_at + 4..v2.len() - 4]].concat();

@@ -82,3 +82,49 @@ fn evalfile_loads_and_bad_files_keep_the_current_net() {
     assert!(lines.iter().any(|l| l.starts_with("PST ")), "{text}");
     assert!(lines.iter().any(|l| l.starts_with("bestmove ")), "{text}");
 }
+
+/// A Chess768 net with the SCReLU head loads through `EvalFile` and
+/// searches to a legal move, and `tarpon eval --net` shows it.
+#[test]
+fn chess768_screlu_nets_load_search_and_evaluate() {
+    use super::common::uci_engine::Engine;
+    use super::common::{stdout, tarpon, temp_dir};
+    use tarpon::eval::nnue::features::KingBuckets;
+    use tarpon::eval::nnue::random::random_screlu_network;
+    use tarpon::position::Position;
+
+    let path = temp_dir("screlu-uci").join("chess768.nnue");
+    let set = FeatureSet::Chess768(KingBuckets::RANKS4);
+    random_screlu_network(set, 32, 8, 6)
+        .unwrap()
+        .save(&path)
+        .unwrap();
+    let mut engine = Engine::start();
+    engine.send(&format!("setoption name EvalFile value {}", path.display()));
+    engine.send("setoption name Eval value nnue");
+    let loaded = engine.ready();
+    assert!(
+        loaded
+            .iter()
+            .any(|l| l.starts_with("info string EvalFile: loaded")
+                && l.contains("Chess768_hm")
+                && l.contains("SCReLU (4 king buckets)")),
+        "{loaded:?}"
+    );
+    engine.send("position startpos moves e2e4 e7e5");
+    let mut position = Position::startpos();
+    for mv in ["e2e4", "e7e5"] {
+        let m = position.parse_uci(mv).unwrap();
+        position.make(m);
+    }
+    engine.go_legal(&position, "go depth 4");
+    engine.finish();
+    let eval = stdout(&tarpon(&["eval", "--net", path.to_str().unwrap()]));
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+    assert!(
+        eval.lines()
+            .any(|l| l.starts_with("NNUE ") && l.contains(" cp")),
+        "{eval}"
+    );
+    assert!(eval.contains("Chess768_hm[3072->32x2] SCReLU"), "{eval}");
+}

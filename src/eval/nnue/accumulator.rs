@@ -5,17 +5,19 @@
 //! ply is evaluated, each perspective walks back to the nearest ply whose
 //! accumulator is already computed and replays the changes from there (one
 //! pass over the accumulator per move). If the walk meets a move of that
-//! perspective's own king, every input of that perspective changes, so the
-//! accumulator is rebuilt instead, from the refresh cache ("Finny table"):
-//! one saved accumulator per perspective and king square together with the
-//! pieces it was computed for, so a rebuild only applies the difference
-//! between that board and the current one. Null moves change nothing: their
+//! perspective's own king to another king slot (another square for the
+//! Stockfish feature sets, another bucket or mirror side for Chess768), every
+//! input of that perspective changes, so the accumulator is rebuilt instead,
+//! from the refresh cache ("Finny table"): one saved accumulator per
+//! perspective and king slot together with the pieces it was computed for,
+//! so a rebuild only applies the difference between that board and the
+//! current one. Null moves change nothing: their
 //! ply reads its parent's accumulator. Nets with a PSQT part keep its sums
 //! alongside each accumulator and update them with the same feature changes.
 
 use shakmaty::{Board, Color, Square};
 
-use super::features::{PieceBoards, color_index, piece_boards};
+use super::features::{FeatureSet, PieceBoards, color_index, piece_boards};
 use super::layers::{Accumulated, apply_psqt};
 use super::network::Network;
 use super::simd::Kernels;
@@ -31,7 +33,8 @@ struct Ply {
     null: bool,
     /// Whether `values` holds this ply's accumulator, per perspective.
     computed: [bool; 2],
-    /// That perspective's king moved into this ply: no parent can be reused.
+    /// That perspective's king moved to another king slot into this ply: no
+    /// parent can be reused.
     king_moved: [bool; 2],
     kings: [Square; 2],
 }
@@ -46,6 +49,7 @@ struct CacheEntry {
 
 #[derive(Clone, Debug)]
 pub struct AccumulatorStack {
+    features: FeatureSet,
     half: usize,
     plies: Vec<Ply>,
     /// Accumulator of ply `p`, perspective `c` at `(2p + c) × half`.
@@ -55,7 +59,7 @@ pub struct AccumulatorStack {
     /// PSQT sums of ply `p`, perspective `c` at `(2p + c) × psqt_len`.
     psqt: Vec<i32>,
     top: usize,
-    /// Indexed by `64 × perspective + king square`.
+    /// Indexed by `64 × perspective + king slot` ([`FeatureSet::king_slot`]).
     cache: Vec<CacheEntry>,
 }
 
@@ -70,6 +74,7 @@ impl AccumulatorStack {
             pieces: Default::default(),
         };
         let mut stack = AccumulatorStack {
+            features: net.features(),
             half,
             plies: Vec::new(),
             values: Vec::new(),
@@ -122,7 +127,8 @@ impl AccumulatorStack {
         };
         if let Some((color, square)) = changes.king_move() {
             let c = color_index(color);
-            ply.king_moved[c] = square != parent.kings[c];
+            let slot = |king| self.features.king_slot(color, king);
+            ply.king_moved[c] = slot(square) != slot(parent.kings[c]);
             ply.kings[c] = square;
         }
         self.top += 1;
@@ -275,9 +281,10 @@ impl AccumulatorStack {
     ) {
         let perspective = if c == 0 { Color::White } else { Color::Black };
         let king = self.plies[target].kings[c];
-        let entry = &mut self.cache[64 * c + king as usize];
-        let current = piece_boards(board);
         let features = net.features();
+        debug_assert_eq!(features, self.features, "the stack belongs to another net");
+        let entry = &mut self.cache[64 * c + features.king_slot(perspective, king)];
+        let current = piece_boards(board);
 
         let mut added = [0usize; 64];
         let mut removed = [0usize; 64];

@@ -1,17 +1,20 @@
 //! Net files: the classic Stockfish 12 `.nnue` layout (HalfKP, read and
 //! written unchanged), Stockfish 15.1's (HalfKAv2_hm with PSQT and layer
 //! stacks, read and written unchanged) and tarpon's own checksummed layout
-//! (any feature set, output buckets). All are documented byte by byte in
-//! `nets/README.md`.
+//! (any feature set, output buckets, the clipped ReLU stack or the SCReLU
+//! head). All are documented byte by byte in `nets/README.md`.
 //!
 //! Every read checks sizes before it touches data, so a truncated, foreign or
 //! random file yields a [`NetError`], never a panic.
 
 use std::path::Path;
 
-use super::features::FeatureSet;
-use super::layers::{Affine, FeatureTransformer, STOCKFISH_OUTPUT_SCALE, padded};
+use super::features::{FeatureSet, KingBuckets};
+use super::layers::{
+    Affine, FeatureTransformer, SCRELU_WEIGHT_ONE, STOCKFISH_OUTPUT_SCALE, ScreluOutput, padded,
+};
 use super::network::{Head, MAX_BUCKETS, MAX_HALF_DIMS, MAX_LAYER_WIDTH, NetError, Network};
+use super::simd::SCRELU_ONE;
 
 /// Stockfish 12's file version word.
 pub const STOCKFISH12_VERSION: u32 = 0x7AF3_2F16;
@@ -25,11 +28,22 @@ pub const STOCKFISH15_FC1_OUTPUTS: usize = 32;
 pub const STOCKFISH15_BUCKETS: usize = 8;
 /// What Stockfish 16 and later write before each compressed array.
 const LEB128_MAGIC: &[u8] = b"COMPRESSED_LEB128";
+/// The feature set hashes Stockfish embeds in its files.
+const HALFKP_HASH: u32 = 0x5D69_D5B8;
+const HALFKAV2_HM_HASH: u32 = 0x7F23_4CB8;
 /// Magic bytes of tarpon's own format.
 pub const TARPON_MAGIC: &[u8; 8] = b"TARPNNUE";
-/// The version of tarpon's format this build reads and writes.
-/// Version 2 added the accumulator shift; version 1 files (shift 0) still load.
-pub const TARPON_VERSION: u32 = 2;
+/// The newest version of tarpon's format this build reads and writes.
+/// Version 2 added the accumulator shift; version 3 the head field and the
+/// Chess768 feature set with its king bucket table. Older files still load,
+/// and nets an older version can hold are written in it.
+pub const TARPON_VERSION: u32 = 3;
+/// The version that [`TARPON_VERSION`] 3 extends: what plain HalfKP and
+/// HalfKAv2_hm nets are still written in.
+const TARPON_VERSION_PLAIN: u32 = 2;
+/// Head ids of version 3.
+const HEAD_PLAIN: u32 = 1;
+const HEAD_SCRELU: u32 = 2;
 /// Longest description accepted (Stockfish's strings are a few hundred bytes).
 const MAX_DESCRIPTION: usize = 1 << 16;
 /// Most dense layers accepted in tarpon's format.
@@ -81,6 +95,7 @@ impl Network {
             Head::Plain => self
                 .to_stockfish12_bytes()
                 .unwrap_or_else(|_| self.to_tarpon_bytes()),
+            Head::Screlu => self.to_tarpon_bytes(),
         }
     }
 
@@ -148,21 +163,42 @@ impl Network {
         Ok(w.0)
     }
 
-    /// tarpon's own layout (see `nets/README.md`).
+    /// tarpon's own layout (see `nets/README.md`), in the oldest version that
+    /// holds the net.
     pub fn to_tarpon_bytes(&self) -> Vec<u8> {
+        let features = self.features();
+        let screlu = self.head == Head::Screlu;
+        let version = if screlu || matches!(features, FeatureSet::Chess768(_)) {
+            TARPON_VERSION
+        } else {
+            TARPON_VERSION_PLAIN
+        };
         let mut w = Writer::default();
         w.bytes(TARPON_MAGIC);
-        w.u32(TARPON_VERSION);
-        w.u32(feature_set_id(self.features()));
+        w.u32(version);
+        w.u32(feature_set_id(features));
+        if version >= 3 {
+            w.u32(if screlu { HEAD_SCRELU } else { HEAD_PLAIN });
+            if let FeatureSet::Chess768(buckets) = features {
+                w.u32(buckets.count() as u32);
+                w.bytes(&buckets.table());
+            }
+        }
         w.u32(self.half_dims() as u32);
         w.u32(self.buckets() as u32);
-        let sizes = self.layer_sizes();
-        w.u32(sizes.len() as u32);
-        for s in sizes {
-            w.u32(s as u32);
+        if screlu {
+            w.u32(self.output_scale as u32);
+            w.u32(SCRELU_ONE as u32);
+            w.u32(SCRELU_WEIGHT_ONE as u32);
+        } else {
+            let sizes = self.layer_sizes();
+            w.u32(sizes.len() as u32);
+            for s in sizes {
+                w.u32(s as u32);
+            }
+            w.u32(self.output_scale as u32);
+            w.u32(self.transformer.shift);
         }
-        w.u32(self.output_scale as u32);
-        w.u32(self.transformer.shift);
         w.u32(self.description.len() as u32);
         w.bytes(self.description.as_bytes());
         self.write_transformer(&mut w);
@@ -171,25 +207,57 @@ impl Network {
                 w.layer(layer);
             }
         }
+        for bucket in 0..self.screlu.buckets() {
+            w.u32(self.screlu.biases[bucket] as u32);
+            w.i16s(self.screlu.row(bucket));
+        }
         let crc = crc32(&w.0);
         w.u32(crc);
         w.0
     }
 
     fn write_transformer(&self, w: &mut Writer) {
-        for &b in &self.transformer.biases {
-            w.0.extend_from_slice(&b.to_le_bytes());
-        }
-        for &x in &self.transformer.weights {
-            w.0.extend_from_slice(&x.to_le_bytes());
-        }
+        w.i16s(&self.transformer.biases);
+        w.i16s(&self.transformer.weights);
     }
 }
 
-fn feature_set_id(set: FeatureSet) -> u32 {
+/// The feature set's id in tarpon's net and checkpoint files (Chess768's
+/// bucket table follows it there).
+pub fn feature_set_id(set: FeatureSet) -> u32 {
     match set {
         FeatureSet::HalfKP => 1,
         FeatureSet::HalfKAv2Hm => 2,
+        FeatureSet::Chess768(_) => 3,
+    }
+}
+
+/// Reads what [`feature_set_id`] and, for Chess768, the bucket count and
+/// table after it describe; `bytes` gives the next `n` bytes of the file.
+pub fn read_feature_set<E>(
+    id: u32,
+    mut bytes: impl FnMut(usize) -> Result<Vec<u8>, E>,
+    bad: impl Fn(String) -> E,
+) -> Result<FeatureSet, E> {
+    match id {
+        1 => Ok(FeatureSet::HalfKP),
+        2 => Ok(FeatureSet::HalfKAv2Hm),
+        3 => {
+            let raw = bytes(4)?;
+            let count = u32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]) as usize;
+            let table: [u8; 32] = bytes(32)?
+                .try_into()
+                .map_err(|_| bad("short king bucket table".into()))?;
+            KingBuckets::new(count, table)
+                .map(FeatureSet::Chess768)
+                .ok_or_else(|| {
+                    bad(format!(
+                        "king bucket table {table:?} for {count} buckets (1 to {}, every entry below the count)",
+                        KingBuckets::MAX
+                    ))
+                })
+        }
+        other => Err(bad(format!("unknown feature set id {other}"))),
     }
 }
 
@@ -198,7 +266,7 @@ fn feature_set_id(set: FeatureSet) -> u32 {
 /// Stockfish 12 hashes each layer's kind and size into the file so a net is
 /// never read with the wrong architecture. These are its formulas.
 fn stockfish12_transformer_hash(half_dims: u32) -> u32 {
-    FeatureSet::HalfKP.stockfish_hash() ^ (2 * half_dims)
+    HALFKP_HASH ^ (2 * half_dims)
 }
 
 fn input_slice_hash(outputs: u32) -> u32 {
@@ -263,7 +331,7 @@ fn read_stockfish12(bytes: &[u8]) -> Result<Network, NetError> {
     let mut r = Reader::new(bytes);
     r.u32()?; // the version word, already recognised
     let (file_hash, description, ft_hash) = read_stockfish_header(&mut r)?;
-    let width = ft_hash ^ FeatureSet::HalfKP.stockfish_hash();
+    let width = ft_hash ^ HALFKP_HASH;
     if width == 0 || !width.is_multiple_of(2) || width as usize / 2 > MAX_HALF_DIMS {
         return Err(NetError::Architecture(format!(
             "feature transformer hash {ft_hash:08x} is not HalfKP(Friend); newer Stockfish nets (HalfKAv2 and later) need their own loader"
@@ -332,7 +400,7 @@ fn read_stockfish12(bytes: &[u8]) -> Result<Network, NetError> {
 /// output width) and the dense stack's, folded over its layers as in
 /// Stockfish 12 (the squared clipped ReLU does not take part).
 fn stockfish15_transformer_hash(half_dims: u32) -> u32 {
-    FeatureSet::HalfKAv2Hm.stockfish_hash() ^ (2 * half_dims)
+    HALFKAV2_HM_HASH ^ (2 * half_dims)
 }
 
 fn stockfish15_network_hash(half_dims: u32) -> u32 {
@@ -375,7 +443,7 @@ fn stockfish15_header(bytes: &[u8]) -> Result<Stockfish15Header, NetError> {
         ));
     }
     let (file_hash, description, transformer_hash) = read_stockfish_header(&mut r)?;
-    let width = transformer_hash ^ FeatureSet::HalfKAv2Hm.stockfish_hash();
+    let width = transformer_hash ^ HALFKAV2_HM_HASH;
     if width == 0 || !width.is_multiple_of(32) || width as usize / 2 > MAX_HALF_DIMS {
         return Err(NetError::Architecture(format!(
             "feature transformer hash {transformer_hash:08x} is not HalfKAv2_hm(Friend) with a width tarpon runs"
@@ -475,15 +543,23 @@ fn read_tarpon(bytes: &[u8]) -> Result<Network, NetError> {
             "tarpon net format version {version}; this build reads versions 1 to {TARPON_VERSION}"
         )));
     }
-    let features = match r.u32()? {
-        1 => FeatureSet::HalfKP,
-        2 => FeatureSet::HalfKAv2Hm,
-        other => {
-            return Err(NetError::Architecture(format!(
-                "unknown feature set id {other}"
-            )));
-        }
-    };
+    let feature_id = r.u32()?;
+    let screlu = version >= 3
+        && match r.u32()? {
+            HEAD_PLAIN => false,
+            HEAD_SCRELU => true,
+            other => return Err(NetError::Architecture(format!("unknown head id {other}"))),
+        };
+    if version < 3 && feature_id > 2 {
+        return Err(NetError::Architecture(format!(
+            "feature set id {feature_id} in a version {version} file"
+        )));
+    }
+    let features = read_feature_set(
+        feature_id,
+        |n| r.bytes(n).map(<[u8]>::to_vec),
+        NetError::Architecture,
+    )?;
     let n = r.u32()? as usize;
     if n == 0 || n > MAX_HALF_DIMS {
         return Err(NetError::Architecture(format!(
@@ -494,32 +570,49 @@ fn read_tarpon(bytes: &[u8]) -> Result<Network, NetError> {
     if buckets == 0 || buckets > MAX_BUCKETS {
         return Err(NetError::Architecture(format!("{buckets} output buckets")));
     }
-    let layers = r.u32()? as usize;
-    if layers == 0 || layers > MAX_LAYERS {
-        return Err(NetError::Architecture(format!(
-            "{layers} dense layers (1 to {MAX_LAYERS} supported)"
-        )));
-    }
+    // The dense shape (none for the SCReLU head), the output scale and the shift.
     let mut shape = vec![2 * n];
-    for _ in 0..layers {
-        let size = r.u32()? as usize;
-        if size == 0 || size > MAX_LAYER_WIDTH {
-            return Err(NetError::Architecture(format!("dense layer width {size}")));
+    let (output_scale, shift) = if screlu {
+        let output_scale = i32::try_from(r.u32()?).unwrap_or(0);
+        let (qa, qb) = (r.u32()?, r.u32()?);
+        if (qa, qb) != (SCRELU_ONE as u32, SCRELU_WEIGHT_ONE as u32) {
+            return Err(NetError::Architecture(format!(
+                "SCReLU quantisation QA = {qa}, QB = {qb} (this build runs {SCRELU_ONE} and {SCRELU_WEIGHT_ONE})"
+            )));
         }
-        shape.push(size);
-    }
-    let output_scale = i32::try_from(r.u32()?).unwrap_or(0);
-    // Network::new refuses a shift out of range.
-    let shift = if version >= 2 { r.u32()? } else { 0 };
+        (output_scale, 0)
+    } else {
+        let layers = r.u32()? as usize;
+        if layers == 0 || layers > MAX_LAYERS {
+            return Err(NetError::Architecture(format!(
+                "{layers} dense layers (1 to {MAX_LAYERS} supported)"
+            )));
+        }
+        for _ in 0..layers {
+            let size = r.u32()? as usize;
+            if size == 0 || size > MAX_LAYER_WIDTH {
+                return Err(NetError::Architecture(format!("dense layer width {size}")));
+            }
+            shape.push(size);
+        }
+        let output_scale = i32::try_from(r.u32()?).unwrap_or(0);
+        // Network::new refuses a shift out of range.
+        let shift = if version >= 2 { r.u32()? } else { 0 };
+        (output_scale, shift)
+    };
     let description = r.description()?;
 
     // Everything is bounded above, so this cannot overflow.
     let transformer_bytes = 2 * n + 2 * n * features.dimensions();
-    let stack_bytes: usize = shape
-        .windows(2)
-        .map(|io| 4 * io[1] + io[1] * padded(io[0]))
-        .sum();
-    let needed = r.position() + transformer_bytes + buckets * stack_bytes + 4;
+    let head_bytes = if screlu {
+        4 + 2 * 2 * n
+    } else {
+        shape
+            .windows(2)
+            .map(|io| 4 * io[1] + io[1] * padded(io[0]))
+            .sum()
+    };
+    let needed = r.position() + transformer_bytes + buckets * head_bytes + 4;
     if bytes.len() < needed {
         return Err(NetError::Truncated {
             needed: needed as u64,
@@ -540,17 +633,27 @@ fn read_tarpon(bytes: &[u8]) -> Result<Network, NetError> {
     }
 
     let transformer = read_transformer(&mut r, features, n)?.with_shift(shift);
-    let mut stacks = Vec::with_capacity(buckets);
-    for _ in 0..buckets {
-        let stack = shape
-            .windows(2)
-            .map(|io| r.layer(io[0], io[1]))
-            .collect::<Result<Vec<_>, _>>()?;
-        stacks.push(stack);
-    }
+    let net = if screlu {
+        let mut output = ScreluOutput::default();
+        for _ in 0..buckets {
+            output.biases.push(r.u32()? as i32);
+            output.weights.extend(r.i16s(2 * n)?);
+        }
+        Network::new_screlu(transformer, output, output_scale, description)
+    } else {
+        let mut stacks = Vec::with_capacity(buckets);
+        for _ in 0..buckets {
+            let stack = shape
+                .windows(2)
+                .map(|io| r.layer(io[0], io[1]))
+                .collect::<Result<Vec<_>, _>>()?;
+            stacks.push(stack);
+        }
+        Network::new(transformer, stacks, output_scale, description)
+    };
     r.u32()?; // the checksum, verified above
     r.finish()?;
-    Network::new(transformer, stacks, output_scale, description)
+    net
 }
 
 fn read_transformer(
@@ -686,6 +789,10 @@ impl Writer {
 
     fn bytes(&mut self, b: &[u8]) {
         self.0.extend_from_slice(b);
+    }
+
+    fn i16s(&mut self, values: &[i16]) {
+        self.0.extend(values.iter().flat_map(|v| v.to_le_bytes()));
     }
 
     fn layer(&mut self, layer: &Affine) {

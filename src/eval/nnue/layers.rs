@@ -4,7 +4,7 @@
 //! through the same code.
 
 use super::features::FeatureSet;
-use super::simd::{ACTIVATION_MAX, Kernels, WEIGHT_SCALE_BITS};
+use super::simd::{ACTIVATION_MAX, Kernels, SCRELU_ONE, WEIGHT_SCALE_BITS};
 
 /// Dense-layer inputs are padded to a multiple of this, as Stockfish stores
 /// them (the widest SIMD register, in bytes).
@@ -181,6 +181,48 @@ pub fn forward(
     let mut out = [0i32; 1];
     last.propagate(kernels, &scratch.activations, &mut out);
     out[0]
+}
+
+/// The output layer of the squared clipped ReLU head, one row per output
+/// bucket: `2N` int16 weights (side to move's half first; 1.0 =
+/// [`SCRELU_WEIGHT_ONE`], at most ±127) and an int32 bias (1.0 = `QA × QB`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ScreluOutput {
+    /// `buckets × 2N`, bucket-major.
+    pub weights: Vec<i16>,
+    pub biases: Vec<i32>,
+}
+
+/// An output weight of 1.0 in the squared clipped ReLU head (`QB`).
+pub const SCRELU_WEIGHT_ONE: i32 = 64;
+
+impl ScreluOutput {
+    pub fn buckets(&self) -> usize {
+        self.biases.len()
+    }
+
+    /// Output bucket `bucket`'s weights.
+    pub fn row(&self, bucket: usize) -> &[i16] {
+        let width = self.weights.len() / self.buckets().max(1);
+        &self.weights[bucket * width..(bucket + 1) * width]
+    }
+}
+
+/// The squared clipped ReLU head of output bucket `bucket` on the
+/// accumulators of both perspectives, side to move first: `Σ clamp(acc, 0,
+/// QA)² × w / QA + b`, in units of `QA × QB` per 1.0 (the sum wraps in
+/// i32; see [`super::simd::ScreluDotFn`] for why real nets never get near).
+pub fn forward_screlu(
+    kernels: &Kernels,
+    output: &ScreluOutput,
+    bucket: usize,
+    acc_to_move: &[i16],
+    acc_other: &[i16],
+) -> i32 {
+    let (w_to_move, w_other) = output.row(bucket).split_at(acc_to_move.len());
+    let sum = (kernels.screlu_dot)(acc_to_move, w_to_move)
+        .wrapping_add((kernels.screlu_dot)(acc_other, w_other));
+    (sum / SCRELU_ONE).wrapping_add(output.biases[bucket])
 }
 
 /// Stockfish's output scale (`FV_SCALE`, the same in 12 and 15.1): the raw

@@ -1,5 +1,6 @@
-//! NNUE evaluation: Stockfish-style efficiently updatable nets, HalfKP and
-//! HalfKAv2_hm, with SIMD inference and lazy incremental accumulators.
+//! NNUE evaluation: Stockfish-style efficiently updatable nets, HalfKP,
+//! HalfKAv2_hm and Chess768 (with the SCReLU head), with SIMD inference and
+//! lazy incremental accumulators.
 //!
 //! * [`Network`] — a loaded net ([`Network::load`] for a file,
 //!   [`Network::embedded_default`] for the one built into the binary).

@@ -8,10 +8,10 @@ use shakmaty::{Board, Color};
 
 use super::features::FeatureSet;
 use super::layers::{
-    Accumulated, Affine, FeatureTransformer, STOCKFISH_OUTPUT_SCALE, Scratch, apply_psqt, forward,
-    forward_stockfish15,
+    Accumulated, Affine, FeatureTransformer, SCRELU_WEIGHT_ONE, STOCKFISH_OUTPUT_SCALE, Scratch,
+    ScreluOutput, apply_psqt, forward, forward_screlu, forward_stockfish15,
 };
-use super::simd::{Kernels, MAX_TRANSFORMER_SHIFT};
+use super::simd::{Kernels, MAX_TRANSFORMER_SHIFT, SCRELU_ONE, SCRELU_WEIGHT_MAX};
 
 /// Why a net could not be loaded or built; the message is meant for people
 /// (it ends up in an `info string` or on the command line).
@@ -82,7 +82,16 @@ pub enum Head {
     /// output divided by the output scale is Stockfish's internal unit,
     /// turned into centipawns as its UCI output does.
     Stockfish15,
+    /// The squared clipped ReLU head ([`forward_screlu`]): one int16 output
+    /// layer per bucket straight from both accumulators; the output times
+    /// the output scale over `QA × QB` is centipawns.
+    Screlu,
 }
+
+/// Raw output units per 1.0 of the SCReLU head (`QA × QB`).
+pub const SCRELU_RAW_PER_UNIT: i64 = (SCRELU_ONE * SCRELU_WEIGHT_ONE) as i64;
+/// Centipawns per output 1.0 that tarpon's trainer gives SCReLU nets.
+pub const SCRELU_OUTPUT_SCALE: i32 = 400;
 
 /// Stockfish 15.1's internal units per pawn (`NormalizeToPawnValue`), in
 /// its UCI output (`cp = value × 100 / 361`) and in what its `eval` command
@@ -95,9 +104,13 @@ pub struct Network {
     pub transformer: FeatureTransformer,
     /// One dense stack per output bucket; every stack has the same shape, its
     /// first layer reads `2 × half_dims` inputs and its last has one output.
+    /// Empty for the SCReLU head.
     pub stacks: Vec<Vec<Affine>>,
+    /// The SCReLU head's output layers (empty for the other heads).
+    pub screlu: ScreluOutput,
     /// The raw output divided by this is the evaluation in centipawns
-    /// (Stockfish 12's FV_SCALE is 16).
+    /// (Stockfish 12's FV_SCALE is 16); for the SCReLU head, centipawns per
+    /// output 1.0 (`QA × QB` raw units).
     pub output_scale: i32,
     pub description: String,
 }
@@ -147,6 +160,7 @@ impl Network {
             head: Head::Plain,
             transformer,
             stacks,
+            screlu: ScreluOutput::default(),
             output_scale,
             description,
         })
@@ -198,7 +212,50 @@ impl Network {
             head: Head::Stockfish15,
             transformer,
             stacks,
+            screlu: ScreluOutput::default(),
             output_scale: STOCKFISH_OUTPUT_SCALE,
+            description,
+        })
+    }
+
+    /// A net with the squared clipped ReLU head: a transformer without
+    /// shift or PSQT part (1.0 = `QA` = 255 in its accumulators), output
+    /// weights within ±127 (what the kernels' i16 products need) and
+    /// `output_scale` centipawns per output 1.0.
+    pub fn new_screlu(
+        transformer: FeatureTransformer,
+        output: ScreluOutput,
+        output_scale: i32,
+        description: String,
+    ) -> Result<Network, NetError> {
+        let bad = |m: String| Err(NetError::Architecture(m));
+        check_transformer(&transformer)?;
+        if transformer.psqt_buckets != 0 || transformer.shift != 0 {
+            return bad("the SCReLU head has no PSQT part and no accumulator shift".into());
+        }
+        let buckets = output.buckets();
+        if buckets == 0 || buckets > MAX_BUCKETS {
+            return bad(format!(
+                "{buckets} output buckets (1 to {MAX_BUCKETS} supported)"
+            ));
+        }
+        if output.weights.len() != buckets * 2 * transformer.half_dims {
+            return Err(NetError::Malformed("SCReLU output parameter count".into()));
+        }
+        if let Some(w) = output.weights.iter().find(|w| w.abs() > SCRELU_WEIGHT_MAX) {
+            return bad(format!(
+                "SCReLU output weight {w} (at most ±{SCRELU_WEIGHT_MAX})"
+            ));
+        }
+        if output_scale <= 0 {
+            return bad(format!("output scale {output_scale}"));
+        }
+        Ok(Network {
+            head: Head::Screlu,
+            transformer,
+            stacks: Vec::new(),
+            screlu: output,
+            output_scale,
             description,
         })
     }
@@ -212,12 +269,19 @@ impl Network {
     }
 
     pub fn buckets(&self) -> usize {
-        self.stacks.len()
+        match self.head {
+            Head::Screlu => self.screlu.buckets(),
+            Head::Plain | Head::Stockfish15 => self.stacks.len(),
+        }
     }
 
-    /// Output sizes of the dense layers, the final 1 included.
+    /// Output sizes of the dense layers, the final 1 included (just that
+    /// for the SCReLU head).
     pub fn layer_sizes(&self) -> Vec<usize> {
-        self.stacks[0].iter().map(|l| l.outputs).collect()
+        match self.stacks.first() {
+            Some(stack) => stack.iter().map(|l| l.outputs).collect(),
+            None => vec![1],
+        }
     }
 
     /// The output bucket for a position with `pieces` pieces (kings
@@ -236,8 +300,13 @@ impl Network {
             self.features().dimensions(),
             self.half_dims()
         );
-        if self.head == Head::Stockfish15 {
-            s.push_str(" pairwise");
+        match self.head {
+            Head::Stockfish15 => s.push_str(" pairwise"),
+            Head::Screlu => s.push_str(" SCReLU"),
+            Head::Plain => {}
+        }
+        if let FeatureSet::Chess768(buckets) = self.features() {
+            s.push_str(&format!(" ({} king buckets)", buckets.count()));
         }
         for size in self.layer_sizes() {
             s.push_str(&format!(" -> {size}"));
@@ -262,7 +331,8 @@ impl Network {
 
     /// The raw int32 output for the accumulators of the side to move and
     /// the other side: divided by the output scale, centipawns for plain
-    /// nets, Stockfish's internal unit for Stockfish 15.1 nets.
+    /// nets, Stockfish's internal unit for Stockfish 15.1 nets; see
+    /// [`Network::centipawns`] for the SCReLU head.
     pub fn raw_output(
         &self,
         kernels: &Kernels,
@@ -272,11 +342,13 @@ impl Network {
         scratch: &mut Scratch,
     ) -> i32 {
         let bucket = self.bucket_for(pieces);
-        let stack = &self.stacks[bucket];
         match self.head {
+            Head::Screlu => {
+                forward_screlu(kernels, &self.screlu, bucket, to_move.values, other.values)
+            }
             Head::Plain => forward(
                 kernels,
-                stack,
+                &self.stacks[bucket],
                 to_move.values,
                 other.values,
                 self.transformer.shift,
@@ -284,8 +356,13 @@ impl Network {
             ),
             Head::Stockfish15 => {
                 let psqt = to_move.psqt[bucket].wrapping_sub(other.psqt[bucket]) / 2;
-                let positional =
-                    forward_stockfish15(kernels, stack, to_move.values, other.values, scratch);
+                let positional = forward_stockfish15(
+                    kernels,
+                    &self.stacks[bucket],
+                    to_move.values,
+                    other.values,
+                    scratch,
+                );
                 psqt.wrapping_add(positional)
             }
         }
@@ -294,10 +371,14 @@ impl Network {
     /// Centipawns (side to move) for a raw output: Stockfish 15.1 nets go
     /// through its internal unit and its UCI conversion, truncating as it does.
     pub fn centipawns(&self, raw: i32) -> i32 {
-        let value = raw / self.output_scale;
         match self.head {
-            Head::Plain => value,
-            Head::Stockfish15 => value * 100 / STOCKFISH15_UNITS_PER_PAWN,
+            Head::Plain => raw / self.output_scale,
+            Head::Stockfish15 => raw / self.output_scale * 100 / STOCKFISH15_UNITS_PER_PAWN,
+            Head::Screlu => {
+                // i64: the product can leave i32 for large outputs.
+                let cp = i64::from(raw) * i64::from(self.output_scale) / SCRELU_RAW_PER_UNIT;
+                cp.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+            }
         }
     }
 

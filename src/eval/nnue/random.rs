@@ -1,8 +1,9 @@
 //! Seeded random nets for tests and benchmarks (until trained nets exist).
 
 use super::features::FeatureSet;
-use super::layers::{Affine, FeatureTransformer};
-use super::network::{NetError, Network};
+use super::layers::{Affine, FeatureTransformer, ScreluOutput};
+use super::network::{NetError, Network, SCRELU_OUTPUT_SCALE};
+use super::simd::SCRELU_WEIGHT_MAX;
 use crate::rng::SplitMix64;
 
 /// A net of the given shape with random weights, scaled so activations
@@ -15,16 +16,7 @@ pub fn random_network(
     seed: u64,
 ) -> Result<Network, NetError> {
     let mut rng = SplitMix64::new(seed);
-    let transformer = FeatureTransformer::new(
-        features,
-        half_dims,
-        (0..half_dims)
-            .map(|_| rng.range_i32(-20, 80) as i16)
-            .collect(),
-        (0..features.dimensions() * half_dims)
-            .map(|_| rng.range_i32(-24, 24) as i16)
-            .collect(),
-    );
+    let transformer = random_transformer(&mut rng, features, half_dims, (-20, 80), 24);
     let mut shape = vec![2 * half_dims];
     shape.extend_from_slice(hidden);
     shape.push(1);
@@ -59,6 +51,55 @@ pub fn random_network(
     Network::new(transformer, stacks, 16, description)
 }
 
+/// A transformer without PSQT part: biases uniform in `biases` (both ends
+/// included, as `range_i32` draws), weights within ±`spread`.
+fn random_transformer(
+    rng: &mut SplitMix64,
+    features: FeatureSet,
+    half_dims: usize,
+    biases: (i32, i32),
+    spread: i32,
+) -> FeatureTransformer {
+    FeatureTransformer::new(
+        features,
+        half_dims,
+        (0..half_dims)
+            .map(|_| rng.range_i32(biases.0, biases.1) as i16)
+            .collect(),
+        (0..features.dimensions() * half_dims)
+            .map(|_| rng.range_i32(-spread, spread) as i16)
+            .collect(),
+    )
+}
+
+/// A net with the SCReLU head and random weights: accumulators spread over
+/// the whole 0..255 range of the activation (and beyond, both ways), output
+/// weights over the whole ±127 the kernels allow.
+pub fn random_screlu_network(
+    features: FeatureSet,
+    half_dims: usize,
+    buckets: usize,
+    seed: u64,
+) -> Result<Network, NetError> {
+    let mut rng = SplitMix64::new(seed);
+    let transformer = random_transformer(&mut rng, features, half_dims, (-40, 200), 48);
+    let w = i32::from(SCRELU_WEIGHT_MAX);
+    let output = ScreluOutput {
+        weights: (0..buckets * 2 * half_dims)
+            .map(|_| rng.range_i32(-w, w) as i16)
+            .collect(),
+        biases: (0..buckets)
+            .map(|_| rng.range_i32(-20_000, 20_000))
+            .collect(),
+    };
+    Network::new_screlu(
+        transformer,
+        output,
+        SCRELU_OUTPUT_SCALE,
+        format!("random SCReLU net, seed {seed}"),
+    )
+}
+
 /// A net in Stockfish 15.1's architecture (HalfKAv2_hm, `half_dims` wide,
 /// 8 PSQT buckets and layer stacks of 16, 32 and 1 outputs) with random
 /// weights spread so that the pairwise products, both activations of `fc_0`
@@ -69,16 +110,7 @@ pub fn random_stockfish15_network(half_dims: usize, seed: u64) -> Result<Network
 
     let features = FeatureSet::HalfKAv2Hm;
     let mut rng = SplitMix64::new(seed);
-    let mut transformer = FeatureTransformer::new(
-        features,
-        half_dims,
-        (0..half_dims)
-            .map(|_| rng.range_i32(0, 100) as i16)
-            .collect(),
-        (0..features.dimensions() * half_dims)
-            .map(|_| rng.range_i32(-20, 20) as i16)
-            .collect(),
-    );
+    let mut transformer = random_transformer(&mut rng, features, half_dims, (0, 100), 20);
     transformer.psqt_buckets = STOCKFISH15_BUCKETS;
     transformer.psqt_weights = (0..features.dimensions() * STOCKFISH15_BUCKETS)
         .map(|_| rng.range_i32(-3000, 3000))

@@ -21,6 +21,13 @@ use std::sync::OnceLock;
 pub const WEIGHT_SCALE_BITS: u32 = 6;
 /// The largest activation after a clipped ReLU (1.0 quantised).
 pub const ACTIVATION_MAX: i32 = 127;
+/// 1.0 of a transformer output under the squared clipped ReLU head
+/// (`QA`): its activation is `clamp(acc, 0, QA)²`.
+pub const SCRELU_ONE: i32 = 255;
+/// The largest output weight of the squared clipped ReLU head: with
+/// activations `v` ≤ [`SCRELU_ONE`], `v × w` still fits an i16 lane
+/// (255 × 127 = 32385), which the kernels rely on.
+pub const SCRELU_WEIGHT_MAX: i16 = 127;
 /// The largest accumulator shift a transformer may ask for: its
 /// accumulators then count 2^shift units per activation unit.
 pub const MAX_TRANSFORMER_SHIFT: u32 = 6;
@@ -124,6 +131,12 @@ pub type ClippedRelu32Fn = fn(src: &[i32], dst: &mut [u8]);
 /// dst.len()` and `src.len() == 2h`, `dst[j] = clamp(src[j], 0, 127) ×
 /// clamp(src[j + h], 0, 127) / 128` (the two halves multiplied pairwise).
 pub type PairwiseFn = fn(src: &[i16], dst: &mut [u8]);
+/// `Σ clamp(acc[i], 0, 255)² × weights[i]` in wrapping i32 arithmetic, for
+/// slices of one length whose weights lie within ±[`SCRELU_WEIGHT_MAX`].
+/// The SIMD paths compute `(v × w) × v` with the first product in i16
+/// lanes (exact under that bound) and pairs of the second summed into i32
+/// (`madd`); wrapping sums are the same in any order, so every path agrees.
+pub type ScreluDotFn = fn(acc: &[i16], weights: &[i16]) -> i32;
 /// `out[o] = biases[o] + Σ weights[o][i] × input[i]` with weights stored row
 /// by row, each row as long as `input` (a multiple of 32, padded with zeros).
 pub type AffineFn = fn(weights: &[i8], biases: &[i32], input: &[u8], out: &mut [i32]);
@@ -138,6 +151,7 @@ pub struct Kernels {
     pub clipped_relu32: ClippedRelu32Fn,
     pub pairwise: PairwiseFn,
     pub affine: AffineFn,
+    pub screlu_dot: ScreluDotFn,
 }
 
 static SCALAR: Kernels = Kernels {
@@ -148,6 +162,7 @@ static SCALAR: Kernels = Kernels {
     clipped_relu32: scalar::clipped_relu32,
     pairwise: scalar::pairwise,
     affine: scalar::affine,
+    screlu_dot: scalar::screlu_dot,
 };
 
 impl Kernels {
@@ -310,6 +325,16 @@ fn check_pairwise(src: &[i16], dst: &[u8]) {
     assert_eq!(src.len(), 2 * dst.len(), "pairwise needs two halves");
 }
 
+/// Checks the shape contract shared by every `screlu_dot` kernel (the weight
+/// bound only in debug builds: the loader enforces it).
+fn check_screlu_dot(acc: &[i16], weights: &[i16]) {
+    assert_eq!(acc.len(), weights.len(), "one weight per accumulator value");
+    debug_assert!(
+        weights.iter().all(|w| w.abs() <= SCRELU_WEIGHT_MAX),
+        "SCReLU output weight out of range"
+    );
+}
+
 /// Checks the shape contract shared by every `affine` kernel.
 fn check_affine(weights: &[i8], biases: &[i32], input: &[u8], out: &[i32]) {
     assert!(
@@ -444,6 +469,46 @@ mod tests {
         let mut out = [0u8; 3];
         (SCALAR.pairwise)(&[127, 100, -5, 300, 64, 90], &mut out);
         assert_eq!(out, [126, 50, 0]);
+    }
+
+    #[test]
+    fn screlu_dot_matches_scalar_bit_for_bit() {
+        let mut rng = SplitMix64::new(5);
+        // 16..1024 are real widths; the odd sizes exercise the tails.
+        for len in [16, 32, 64, 256, 512, 1024, 8, 7, 33, 1] {
+            let w = i32::from(SCRELU_WEIGHT_MAX);
+            let weights: Vec<i16> = (0..len).map(|_| rng.range_i32(-w, w) as i16).collect();
+            let extreme: Vec<i16> = (0..len)
+                .map(|i| {
+                    if i % 2 == 0 {
+                        SCRELU_WEIGHT_MAX
+                    } else {
+                        -SCRELU_WEIGHT_MAX
+                    }
+                })
+                .collect();
+            let wide = i16s(&mut rng, len);
+            let near: Vec<i16> = wide.iter().map(|v| v % 400).collect();
+            let saturated: Vec<i16> = (0..len).map(|_| 255).collect();
+            for weights in [&weights, &extreme] {
+                for acc in [&wide, &near, &saturated] {
+                    let expected = (SCALAR.screlu_dot)(acc, weights);
+                    for k in simd_paths() {
+                        let got = (k.screlu_dot)(acc, weights);
+                        assert_eq!(got, expected, "{} screlu_dot, len {len}", k.path);
+                    }
+                }
+            }
+        }
+        // 255² × 3 + 100² × −2 + 0 (negative clips), and sums that wrap.
+        assert_eq!(
+            (SCALAR.screlu_dot)(&[300, 100, -7], &[3, -2, 127]),
+            195_075 - 20_000
+        );
+        let big = vec![255i16; 1024];
+        let max = vec![SCRELU_WEIGHT_MAX; 1024];
+        let exact = 1024i64 * 255 * 255 * 127;
+        assert_eq!((SCALAR.screlu_dot)(&big, &max), exact as i32);
     }
 
     #[test]

@@ -15,6 +15,9 @@ pub static NEON: Kernels = Kernels {
     clipped_relu32,
     pairwise,
     affine: neon_affine,
+    // One dot product per evaluation: the portable loop until a NEON
+    // kernel can be tested on aarch64.
+    screlu_dot: scalar::screlu_dot,
 };
 
 const I16_LANES: usize = 8;

@@ -1,6 +1,9 @@
 //! The portable path: plain loops, the reference every SIMD path must match.
 
-use super::{ACTIVATION_MAX, WEIGHT_SCALE_BITS, check_affine, check_pairwise, check_rows};
+use super::{
+    ACTIVATION_MAX, SCRELU_ONE, WEIGHT_SCALE_BITS, check_affine, check_pairwise, check_rows,
+    check_screlu_dot,
+};
 
 pub fn apply_from(dst: &mut [i16], src: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
     assert_eq!(dst.len(), src.len());
@@ -64,4 +67,14 @@ pub fn affine(weights: &[i8], biases: &[i32], input: &[u8], out: &mut [i32]) {
         }
         *o = sum;
     }
+}
+
+pub fn screlu_dot(acc: &[i16], weights: &[i16]) -> i32 {
+    check_screlu_dot(acc, weights);
+    // Wrapping on purpose: the SIMD paths' i32 lanes wrap, and wrapping sums
+    // agree in any order. Real nets stay far from it (see `ScreluDotFn`).
+    acc.iter().zip(weights).fold(0i32, |sum, (&a, &w)| {
+        let v = i32::from(a).clamp(0, SCRELU_ONE);
+        sum.wrapping_add(v * i32::from(w) * v)
+    })
 }

@@ -6,8 +6,8 @@
 use std::arch::x86_64::*;
 
 use super::{
-    I16Vectors, Kernels, SimdPath, WEIGHT_SCALE_BITS, apply_with, check_affine, check_pairwise,
-    check_rows, scalar,
+    I16Vectors, Kernels, SCRELU_ONE, SimdPath, WEIGHT_SCALE_BITS, apply_with, check_affine,
+    check_pairwise, check_rows, check_screlu_dot, scalar,
 };
 
 pub static AVX2: Kernels = Kernels {
@@ -18,6 +18,7 @@ pub static AVX2: Kernels = Kernels {
     clipped_relu32: avx2_clipped_relu32,
     pairwise: avx2_pairwise,
     affine: avx2_affine,
+    screlu_dot: avx2_screlu_dot,
 };
 
 /// AVX2's kernels, except the dense layers, which use VNNI's dot product.
@@ -35,6 +36,7 @@ pub static SSE41: Kernels = Kernels {
     clipped_relu32: sse41_clipped_relu32,
     pairwise: sse41_pairwise,
     affine: sse41_affine,
+    screlu_dot: sse41_screlu_dot,
 };
 
 fn avx2_apply_from(dst: &mut [i16], src: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
@@ -81,6 +83,20 @@ fn vnni_affine(weights: &[i8], biases: &[i32], input: &[u8], out: &mut [i32]) {
     check_affine(weights, biases, input, out);
     // SAFETY: AVX2 and AVX-VNNI were detected; the shapes were checked above.
     unsafe { avx2::vnni_affine(weights, biases, input, out) }
+}
+
+fn avx2_screlu_dot(acc: &[i16], weights: &[i16]) -> i32 {
+    check_screlu_dot(acc, weights);
+    // SAFETY: AVX2 was detected before this table was handed out; the
+    // lengths are equal (checked above).
+    unsafe { avx2::screlu_dot(acc, weights) }
+}
+
+fn sse41_screlu_dot(acc: &[i16], weights: &[i16]) -> i32 {
+    check_screlu_dot(acc, weights);
+    // SAFETY: SSE4.1 was detected before this table was handed out; the
+    // lengths are equal (checked above).
+    unsafe { sse41::screlu_dot(acc, weights) }
 }
 
 fn sse41_apply_from(dst: &mut [i16], src: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
@@ -222,6 +238,29 @@ mod avx2 {
             }
         }
         scalar::pairwise_halves(&first[full..], &second[full..], &mut dst[full..]);
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub fn screlu_dot(acc: &[i16], weights: &[i16]) -> i32 {
+        let full = acc.len() - acc.len() % 16;
+        let zero = _mm256_setzero_si256();
+        let one = _mm256_set1_epi16(SCRELU_ONE as i16);
+        let mut sum = _mm256_setzero_si256();
+        for i in (0..full).step_by(16) {
+            // SAFETY: i + 16 <= full <= both lengths (equal, checked by the caller).
+            let (a, w) = unsafe {
+                (
+                    _mm256_loadu_si256(acc.as_ptr().add(i).cast()),
+                    _mm256_loadu_si256(weights.as_ptr().add(i).cast()),
+                )
+            };
+            let v = _mm256_min_epi16(_mm256_max_epi16(a, zero), one);
+            // v × w fits i16 (|w| <= 127); madd multiplies by v again and
+            // adds neighbouring lanes into i32.
+            let vw = _mm256_mullo_epi16(v, w);
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(vw, v));
+        }
+        horizontal_sum(sum).wrapping_add(scalar::screlu_dot(&acc[full..], &weights[full..]))
     }
 
     #[target_feature(enable = "avx2")]
@@ -409,6 +448,29 @@ mod sse41 {
             }
         }
         scalar::pairwise_halves(&first[full..], &second[full..], &mut dst[full..]);
+    }
+
+    #[target_feature(enable = "sse4.1")]
+    pub fn screlu_dot(acc: &[i16], weights: &[i16]) -> i32 {
+        let full = acc.len() - acc.len() % 8;
+        let zero = _mm_setzero_si128();
+        let one = _mm_set1_epi16(SCRELU_ONE as i16);
+        let mut sum = _mm_setzero_si128();
+        for i in (0..full).step_by(8) {
+            // SAFETY: i + 8 <= full <= both lengths (equal, checked by the caller).
+            let (a, w) = unsafe {
+                (
+                    _mm_loadu_si128(acc.as_ptr().add(i).cast()),
+                    _mm_loadu_si128(weights.as_ptr().add(i).cast()),
+                )
+            };
+            let v = _mm_min_epi16(_mm_max_epi16(a, zero), one);
+            // As in AVX2: v × w is exact in i16, madd finishes in i32.
+            sum = _mm_add_epi32(sum, _mm_madd_epi16(_mm_mullo_epi16(v, w), v));
+        }
+        let s = _mm_add_epi32(sum, _mm_shuffle_epi32::<0b01_00_11_10>(sum));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+        _mm_cvtsi128_si32(s).wrapping_add(scalar::screlu_dot(&acc[full..], &weights[full..]))
     }
 
     #[target_feature(enable = "sse4.1")]
