@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The next generation of nets in one run on one machine (docs/training.md):
+#   1. self-play of the current default net, one process a core, with the soft node limit;
+#   2. a net trained on the whole shared pool plus that new data, the best epoch on unseen games kept;
+#   3. the candidate against the current default at 5000 nodes a move, colour-swapped pairs.
+# It changes nothing in the repository: the candidate, its data and the match report stay in WORK_DIR.
+#
+# Usage: nets/next_generation.sh WORK_DIR POOL_DIR BOOK [SYZYGY_DIR]
+#   POOL_DIR  the self-play pool: *.bin or *.bin.zst files; those named *val* are the unseen games
+#   BOOK      an EPD/FEN opening file such as noob_3moves.epd
+# Environment (defaults in brackets):
+#   MINUTES [120]  wall minutes of self-play    SEED [from the clock]  first datagen seed
+#   GAMES [400]    games of the final match     JOBS [all cores]       self-play processes
+#   TRAIN_ARGS     the training recipe [generation 10's fine-tune of the default net]
+# Run it again with the same WORK_DIR and SEED to resume: finished steps are skipped, datagen
+# appends to its files, and an unfinished training starts again (it takes minutes, not hours).
+set -euo pipefail
+
+if [ $# -lt 3 ]; then
+  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
+fi
+work=$(mkdir -p "$1" && cd "$1" && pwd)
+pool=$(cd "$2" && pwd)
+book=$3
+syzygy=${4:-}
+minutes=${MINUTES:-120}
+games=${GAMES:-400}
+jobs=${JOBS:-$(nproc)}
+seed=${SEED:-$(date +%s)}
+recipe=${TRAIN_ARGS:-"--init-from nets/default.nnue --epochs 4 --lr 3e-4 --gamma 0.5 --batch 4096"}
+
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+tarpon=target/release/tarpon
+echo "work $work, pool $pool, seed $seed, $minutes min of self-play on $jobs processes"
+
+# The pool, decompressed once into the work directory.
+mkdir -p "$work/pool"
+for f in "$pool"/*.bin "$pool"/*.bin.zst; do
+  [ -e "$f" ] || continue
+  name=$(basename "${f%.zst}")
+  [ -s "$work/pool/$name" ] && continue
+  case $f in
+    *.zst) zstd -q -d -f "$f" -o "$work/pool/$name" ;;
+    *) cp "$f" "$work/pool/$name" ;;
+  esac
+done
+
+# 1. Self-play. The soft limit gives twice the positions a core-hour of --nodes 5000, each worth as
+# much (nets/LEDGER.md, "Data per core-hour"). timeout ends each process at a game boundary.
+if [ ! -e "$work/selfplay.done" ]; then
+  pids=()
+  for i in $(seq 0 $((jobs - 1))); do
+    timeout --signal=TERM "${minutes}m" nice -n 10 "$tarpon" datagen \
+      --out "$work/selfplay-s$((seed + i)).bin" --positions 1000000000 \
+      --soft-nodes 1200 --nodes 10000 --threads 1 --book "$book" --random-plies 4 \
+      --seed $((seed + i)) --net nets/default.nnue ${syzygy:+--syzygy "$syzygy"} --quiet &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || true; done
+  touch "$work/selfplay.done"
+fi
+
+data=()
+val=()
+for f in "$work"/pool/*.bin "$work"/selfplay-s*.bin; do
+  [ -s "$f" ] || continue
+  case $(basename "$f") in
+    *val*) val+=(--val-data "$f") ;;
+    *) data+=(--data "$f") ;;
+  esac
+done
+if [ ${#val[@]} -eq 0 ]; then
+  echo "no validation file (*val*) in $pool: the pool's unseen games are needed to keep the best epoch" >&2
+  exit 1
+fi
+
+# 2. Training. --keep-best (the best epoch on unseen games) rules out --resume: an interrupted
+# training starts again.
+candidate="$work/candidate.nnue"
+if [ ! -e "$work/train.done" ]; then
+  # shellcheck disable=SC2086 # the recipe is a list of options
+  nice -n 5 "$tarpon" train "${data[@]}" "${val[@]}" --out "$candidate" $recipe \
+    --lambda 1.0 --scale 200 --quantise-aware --keep-best --seed "$seed" --quiet
+  touch "$work/train.done"
+fi
+
+# 3. The candidate against the current default, at fixed nodes so the load does not matter.
+"$tarpon" arena --engine tarpon:nnue=nets/default.nnue name=default \
+  --engine "tarpon:nnue=$candidate" name=candidate --gauntlet --each nodes=5000 \
+  --openings file=arena/openings/uho_4060_v2_2000.epd order=random seed="$seed" \
+  --games 2 --rounds $((games / 2)) --concurrency "$jobs" \
+  --draw movenumber=40 movecount=8 score=10 --report "$work/match.md"
+echo "Report: $work/match.md (printed from the default's side)."
+echo "A candidate that wins becomes nets/default.nnue with its match in arena/results/ and nets/LEDGER.md."
