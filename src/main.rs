@@ -41,6 +41,18 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // OpenBench's datagen passes commands as arguments:
+    // `tarpon "genfens N seed S book <None|FILE>" "quit"`.
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if args
+        .first()
+        .is_some_and(|a| a.split_whitespace().next() == Some("genfens"))
+    {
+        return tarpon::train::genfens::run_commands(&args);
+    }
     let cli = Cli::parse();
     match cli.command {
         None | Some(Command::Uci) => tarpon::uci::run(),
