@@ -33,6 +33,8 @@ enum Command {
     Arena(Box<tarpon::arena::Args>),
     /// Generate training data: self-play games at a fixed node budget per move.
     Datagen(tarpon::train::datagen::DatagenArgs),
+    /// Turn fastchess PGNs (OpenBench datagen) into training records.
+    Convert(tarpon::train::convert::ConvertArgs),
     /// Train an NNUE (HalfKP or HalfKAv2_hm) on datagen records and export it.
     Train(tarpon::train::trainer::TrainArgs),
     /// Print the search parameters as SPSA input (`name, int, default, min, max, c_end, r_end`);
@@ -65,6 +67,7 @@ fn main() -> ExitCode {
         Some(Command::ExtractNet(args)) => tarpon::eval::nnue::extract::run(args),
         Some(Command::Arena(args)) => tarpon::arena::run(*args),
         Some(Command::Datagen(args)) => tarpon::train::datagen::run(args),
+        Some(Command::Convert(args)) => tarpon::train::convert::run(args),
         Some(Command::Train(args)) => tarpon::train::trainer::run(args),
         Some(Command::Params) => {
             if !cfg!(feature = "tune") {

@@ -454,9 +454,18 @@ mod tests {
         let pos = Position::from_fen("7k/8/8/8/8/8/8/KQ6 w - - 0 1", false).unwrap();
         let quiet = pos.parse_uci("b1b2").unwrap();
         assert_eq!(training_score(&pos, &quiet, Score::Cp(250)), Some(250));
-        assert_eq!(training_score(&pos, &quiet, Score::Cp(KNOWN_WIN - 1)), Some(9999));
-        assert_eq!(training_score(&pos, &quiet, Score::Cp(KNOWN_WIN + 900)), None);
-        assert_eq!(training_score(&pos, &quiet, Score::Cp(-KNOWN_WIN - 900)), None);
+        assert_eq!(
+            training_score(&pos, &quiet, Score::Cp(KNOWN_WIN - 1)),
+            Some(9999)
+        );
+        assert_eq!(
+            training_score(&pos, &quiet, Score::Cp(KNOWN_WIN + 900)),
+            None
+        );
+        assert_eq!(
+            training_score(&pos, &quiet, Score::Cp(-KNOWN_WIN - 900)),
+            None
+        );
         assert_eq!(training_score(&pos, &quiet, Score::Mate(3)), None);
     }
 

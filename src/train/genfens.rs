@@ -173,8 +173,7 @@ mod tests {
     use crate::position::Position;
 
     fn request(count: u64, seed: u64) -> GenfensRequest {
-        GenfensRequest::parse(&format!("genfens {count} seed {seed} book None nodes 500"))
-            .unwrap()
+        GenfensRequest::parse(&format!("genfens {count} seed {seed} book None nodes 500")).unwrap()
     }
 
     fn fens(request: &GenfensRequest) -> Vec<String> {
@@ -200,12 +199,21 @@ mod tests {
     fn bad_commands_are_refused_with_a_reason() {
         for (bad, reason) in [
             ("genfens", "needs a count"),
-            ("genfens x seed 1 book None", "'N' needs a non-negative integer"),
+            (
+                "genfens x seed 1 book None",
+                "'N' needs a non-negative integer",
+            ),
             ("genfens 4 seed 1", "needs both"),
             ("genfens 4 seed 1 book", "'book' needs a value"),
             ("genfens 4 seed -1 book None", "'seed' needs"),
-            ("genfens 4 seed 1 book None plies 3", "unknown option 'plies'"),
-            ("genfens 4 seed 1 book None nodes 0", "nodes must be positive"),
+            (
+                "genfens 4 seed 1 book None plies 3",
+                "unknown option 'plies'",
+            ),
+            (
+                "genfens 4 seed 1 book None nodes 0",
+                "nodes must be positive",
+            ),
             ("go depth 3", "not a genfens command"),
         ] {
             let err = GenfensRequest::parse(bad).unwrap_err();
@@ -213,7 +221,11 @@ mod tests {
         }
         let mut r = request(1, 1);
         r.book = Some(PathBuf::from("tests/data/no-such-book.epd"));
-        assert!(generate(&r, &mut |_| {}).unwrap_err().contains("cannot read book"));
+        assert!(
+            generate(&r, &mut |_| {})
+                .unwrap_err()
+                .contains("cannot read book")
+        );
     }
 
     #[test]

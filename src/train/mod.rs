@@ -3,6 +3,7 @@
 //! `genfens`, `tarpon convert`, `tarpon train`).
 
 pub mod checkpoint;
+pub mod convert;
 pub mod data;
 pub mod datagen;
 pub mod genfens;

@@ -25,7 +25,12 @@ impl Openings {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let first_fields = |n| line.split_whitespace().take(n).collect::<Vec<_>>().join(" ");
+            let first_fields = |n| {
+                line.split_whitespace()
+                    .take(n)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
             // A full FEN, else the four board fields of an EPD line.
             let fen = first_fields(6);
             let fen = match Position::from_fen(&fen, false) {

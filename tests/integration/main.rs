@@ -14,6 +14,7 @@ mod epd_suites;
 mod explain_cli;
 mod nnue;
 mod nnue_uci;
+mod openbench;
 mod perft;
 mod position_random;
 mod readme;
