@@ -8,7 +8,7 @@
 //! (OpenBench's upload may shorten it to `{+0.35/12}`). Book moves
 //! (`{book}`) and moves without a score are not searched positions and
 //! give no record. The others pass datagen's filter
-//! ([`datagen::training_score`]): not in check, the move played neither a
+//! ([`datagen::training_position`]): not in check, the move played neither a
 //! capture nor a promotion, no mate or known-win score. Each record gets
 //! the result of the game's `Result` tag from its side to move's view;
 //! unfinished games (`*`) give none.
@@ -25,7 +25,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use pgn_reader::{KnownOutcome, Outcome, RawComment, RawTag, Reader, SanPlus, Visitor};
-use shakmaty::{Color, Move, Position as _};
+use shakmaty::{Color, Move};
 
 use super::data::{GameResult, PackedPosition, RecordWriter, TrainingPosition};
 use super::datagen;
@@ -208,17 +208,9 @@ impl Visitor for GameConverter {
             return ControlFlow::Continue(());
         };
         game.converted.scored_moves += 1;
-        if let Some(score) = datagen::training_score(&before, &m, score) {
-            let chess = before.chess();
-            game.converted.positions.push(TrainingPosition {
-                board: chess.board().clone(),
-                turn: chess.turn(),
-                score,
-                result: GameResult::Draw,
-                halfmoves: u8::try_from(chess.halfmoves()).unwrap_or(u8::MAX),
-                fullmoves: u16::try_from(chess.fullmoves().get()).unwrap_or(u16::MAX),
-            });
-        }
+        game.converted
+            .positions
+            .extend(datagen::training_position(&before, &m, score));
         ControlFlow::Continue(())
     }
 

@@ -207,8 +207,8 @@ fn rules_verdict(pos: &Position) -> Option<Option<Color>> {
 /// check, best move neither capture nor promotion) and neither a mate score
 /// nor a known win of the endgame knowledge (10 000 and more: a constant
 /// plus mating terms, no target for a net to learn). `tarpon convert` applies
-/// the same filter to the moves of PGN games.
-pub fn training_score(pos: &Position, best: &Move, score: Score) -> Option<i16> {
+/// the same filter to the moves of PGN games, through [`training_position`].
+fn training_score(pos: &Position, best: &Move, score: Score) -> Option<i16> {
     if pos.is_check() || best.is_capture() || best.is_promotion() {
         return None;
     }
@@ -216,6 +216,21 @@ pub fn training_score(pos: &Position, best: &Move, score: Score) -> Option<i16> 
         Score::Cp(cp) if cp.abs() < KNOWN_WIN => i16::try_from(cp).ok(),
         Score::Cp(_) | Score::Mate(_) => None,
     }
+}
+
+/// `pos` as a training example with its score, if [`training_score`] keeps
+/// it; the result stays a draw until the game's end is known.
+pub fn training_position(pos: &Position, best: &Move, score: Score) -> Option<TrainingPosition> {
+    let score = training_score(pos, best, score)?;
+    let chess = pos.chess();
+    Some(TrainingPosition {
+        board: chess.board().clone(),
+        turn: chess.turn(),
+        score,
+        result: GameResult::Draw,
+        halfmoves: u8::try_from(chess.halfmoves()).unwrap_or(u8::MAX),
+        fullmoves: u16::try_from(chess.fullmoves().get()).unwrap_or(u16::MAX),
+    })
 }
 
 fn play_game(setup: &GameSetup, game: u64, tt: &TranspositionTable) -> PlayedGame {
@@ -251,17 +266,7 @@ fn play_game(setup: &GameSetup, game: u64, tt: &TranspositionTable) -> PlayedGam
         let (Some(best), Some(line)) = (outcome.best, outcome.lines.first()) else {
             break None;
         };
-        if let Some(score) = training_score(&pos, &best, line.score) {
-            let chess = pos.chess();
-            kept.push(TrainingPosition {
-                board: chess.board().clone(),
-                turn: chess.turn(),
-                score,
-                result: GameResult::Draw,
-                halfmoves: u8::try_from(chess.halfmoves()).unwrap_or(u8::MAX),
-                fullmoves: u16::try_from(chess.fullmoves().get()).unwrap_or(u16::MAX),
-            });
-        }
+        kept.extend(training_position(&pos, &best, line.score));
         if let Some(Verdict::Decided(w)) = adjudicator.observe(ply, pos.turn(), line.score) {
             break w;
         }
