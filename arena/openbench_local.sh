@@ -138,7 +138,8 @@ orm() { # ACTION [VAR=VALUE...]: one action of local_orm.py, its JSON on stdout
 }
 field() { "$PY" -c "import json,sys; print(json.loads(sys.stdin.read())$1)"; }
 
-(cd "$OB" && "$PY" manage.py migrate -v 0)
+# (Its PGN watcher thread complains before the tables exist: to the log.)
+(cd "$OB" && "$PY" manage.py migrate -v 0 2>"$WORK/migrate.log")
 orm user >/dev/null
 start "$WORK/server.log" "$PY" "$OB/manage.py" runserver "127.0.0.1:$PORT" --noreload
 start "$WORK/files.log" "$PY" -m http.server --bind 127.0.0.1 "$FILE_PORT" --directory "$WORK/serve"
