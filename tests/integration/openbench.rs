@@ -188,8 +188,14 @@ fn make_from_a_fresh_archive_as_openbench_builds() {
         if let Some(net) = evalfile {
             make.arg(format!("EVALFILE={}", net.display()));
         }
+        let start = std::time::Instant::now();
         run(&mut make);
         assert!(exe.is_file(), "make left no binary at {}", exe.display());
+        eprintln!(
+            "built {} in {:.0} s",
+            exe.display(),
+            start.elapsed().as_secs_f64()
+        );
     };
     let benches = |exe: &Path| {
         // Both copies start before either is waited for, as OpenBench runs them.
@@ -206,7 +212,18 @@ fn make_from_a_fresh_archive_as_openbench_builds() {
             .into_iter()
             .map(|c| c.wait_with_output().expect("bench runs"))
             .collect();
-        let nodes: Vec<u64> = copies.iter().map(|o| bench_nodes(&stdout(o))).collect();
+        let nodes: Vec<u64> = copies
+            .iter()
+            .map(|o| {
+                let out = stdout(o);
+                eprintln!(
+                    "{} bench: {}",
+                    exe.display(),
+                    out.lines().last().unwrap_or("")
+                );
+                bench_nodes(&out)
+            })
+            .collect();
         assert_eq!(nodes[0], nodes[1], "simultaneous benches disagree");
         nodes[0]
     };
