@@ -73,8 +73,8 @@ pub fn comment_score(comment: &str) -> Option<Score> {
         _ => (false, score),
     };
     if let Some(plies) = unsigned.strip_prefix('M') {
-        let plies: i32 = plies.parse().ok()?;
-        let moves = (plies + 1) / 2;
+        let plies: u32 = plies.parse().ok()?;
+        let moves = i32::try_from(plies.div_ceil(2)).ok()?;
         return Some(Score::Mate(if negative { -moves } else { moves }));
     }
     if unsigned.is_empty() || !unsigned.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
@@ -346,6 +346,9 @@ mod tests {
         assert_eq!(comment_score("+12.34/20, line=x"), Some(Score::Cp(1234)));
         assert_eq!(comment_score("+M5/30 0.2s"), Some(Score::Mate(3)));
         assert_eq!(comment_score("-M4/30 0.2s"), Some(Score::Mate(-2)));
+        assert_eq!(comment_score("+M4294967293/1"), Some(Score::Mate(i32::MAX)));
+        assert_eq!(comment_score("+M4294967295/1"), None);
+        assert_eq!(comment_score("+M4294967296/1"), None);
         for none in [
             "book",
             "unknown",

@@ -22,6 +22,8 @@ use crate::search::{Limits, Score, SearchConfig, SearchControl, TranspositionTab
 /// Draws tried per requested opening before giving up (a book of lopsided
 /// positions with a tight `max_score` could otherwise loop forever).
 const TRIES_PER_OPENING: u64 = 100;
+/// Most random plies an opening may have.
+const MAX_RANDOM_PLIES: u32 = 200;
 /// Table for the check searches, cleared before each.
 const HASH_MB: usize = 2;
 
@@ -86,6 +88,13 @@ impl GenfensRequest {
         }
         if request.nodes == 0 || request.max_score < 0 {
             return Err("genfens: nodes must be positive and max_score not negative".into());
+        }
+        // Random play rarely ends a game, so a huge count would never return.
+        if request.random_plies > MAX_RANDOM_PLIES {
+            return Err(format!(
+                "genfens: random_plies {} is more than {MAX_RANDOM_PLIES}",
+                request.random_plies
+            ));
         }
         Ok(request)
     }
