@@ -33,6 +33,8 @@ enum Command {
     Arena(Box<tarpon::arena::Args>),
     /// Generate training data: self-play games at a fixed node budget per move.
     Datagen(tarpon::train::datagen::DatagenArgs),
+    /// Turn fastchess PGNs (OpenBench datagen) into training records.
+    Convert(tarpon::train::convert::ConvertArgs),
     /// Train an NNUE (HalfKP, HalfKAv2_hm or Chess768) on datagen records and export it.
     Train(tarpon::train::trainer::TrainArgs),
     /// Print the search parameters as SPSA input (`name, int, default, min, max, c_end, r_end`);
@@ -41,6 +43,18 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // OpenBench's datagen passes commands as arguments:
+    // `tarpon "genfens N seed S book <None|FILE>" "quit"`.
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if args
+        .first()
+        .is_some_and(|a| a.split_whitespace().next() == Some("genfens"))
+    {
+        return tarpon::train::genfens::run_commands(&args);
+    }
     let cli = Cli::parse();
     match cli.command {
         None | Some(Command::Uci) => tarpon::uci::run(),
@@ -53,6 +67,7 @@ fn main() -> ExitCode {
         Some(Command::ExtractNet(args)) => tarpon::eval::nnue::extract::run(args),
         Some(Command::Arena(args)) => tarpon::arena::run(*args),
         Some(Command::Datagen(args)) => tarpon::train::datagen::run(args),
+        Some(Command::Convert(args)) => tarpon::train::convert::run(args),
         Some(Command::Train(args)) => tarpon::train::trainer::run(args),
         Some(Command::Params) => {
             if !cfg!(feature = "tune") {

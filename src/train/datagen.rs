@@ -22,10 +22,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use shakmaty::{Color, Move, Position as _};
 
 use super::data::{DataError, GameResult, PackedPosition, RecordWriter, TrainingPosition};
+use super::openings::Openings;
 use crate::eval::EvalChoice;
 use crate::eval::endgame::KNOWN_WIN;
 use crate::eval::nnue::Network;
-use crate::position::{Position, START_FEN};
+use crate::position::Position;
 use crate::rng::SplitMix64;
 use crate::search::{
     GameMemory, HistoryStore, Limits, Score, SearchConfig, SearchControl, TranspositionTable,
@@ -172,55 +173,6 @@ impl Adjudicator {
     }
 }
 
-/// The start positions games are drawn from.
-struct Openings(Vec<String>);
-
-impl Openings {
-    fn load(args: &DatagenArgs) -> Result<Openings, String> {
-        let Some(path) = &args.book else {
-            return Ok(Openings(vec![START_FEN.to_string()]));
-        };
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read book {}: {e}", path.display()))?;
-        let mut lines = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            // EPD operations (`bm ...;`) follow the four board fields.
-            let fen = line
-                .split_whitespace()
-                .take(6)
-                .collect::<Vec<_>>()
-                .join(" ");
-            let fen = match Position::from_fen(&fen, false) {
-                Ok(_) => fen,
-                Err(_) => {
-                    let four = line
-                        .split_whitespace()
-                        .take(4)
-                        .collect::<Vec<_>>()
-                        .join(" ");
-                    Position::from_fen(&four, false)
-                        .map_err(|e| format!("{} line {}: {e}", path.display(), i + 1))?;
-                    four
-                }
-            };
-            lines.push(fen);
-        }
-        if lines.is_empty() {
-            return Err(format!("book {} holds no positions", path.display()));
-        }
-        Ok(Openings(lines))
-    }
-
-    fn pick(&self, rng: &mut SplitMix64) -> Position {
-        let fen = &self.0[rng.below(self.0.len())];
-        Position::from_fen(fen, false).expect("validated when loaded")
-    }
-}
-
 /// One game's finished records and how it ended.
 struct PlayedGame {
     records: Vec<PackedPosition>,
@@ -242,25 +194,6 @@ fn game_seed(seed: u64, game: u64) -> u64 {
     rng.next_u64()
 }
 
-/// Plays the opening: a book position, then random legal moves (a fresh
-/// start when they run into a finished game).
-fn opening(setup: &GameSetup, rng: &mut SplitMix64) -> Position {
-    'retry: loop {
-        let mut pos = setup.openings.pick(rng);
-        for _ in 0..setup.args.random_plies {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                continue 'retry;
-            }
-            pos.make(moves[rng.below(moves.len())]);
-            pos.forget_undo();
-        }
-        if !pos.legal_moves().is_empty() {
-            return pos;
-        }
-    }
-}
-
 /// The game's result if the rules have ended it.
 fn rules_verdict(pos: &Position) -> Option<Option<Color>> {
     if pos.legal_moves().is_empty() {
@@ -277,8 +210,9 @@ fn rules_verdict(pos: &Position) -> Option<Option<Color>> {
 /// Whether a searched position makes a good training example: quiet (not in
 /// check, best move neither capture nor promotion) and neither a mate score
 /// nor a known win of the endgame knowledge (10 000 and more: a constant
-/// plus mating terms, no target for a net to learn).
-fn keep(pos: &Position, best: &Move, score: Score) -> Option<i16> {
+/// plus mating terms, no target for a net to learn). `tarpon convert` applies
+/// the same filter to the moves of PGN games, through [`training_position`].
+fn training_score(pos: &Position, best: &Move, score: Score) -> Option<i16> {
     if pos.is_check() || best.is_capture() || best.is_promotion() {
         return None;
     }
@@ -288,9 +222,24 @@ fn keep(pos: &Position, best: &Move, score: Score) -> Option<i16> {
     }
 }
 
+/// `pos` as a training example with its score, if [`training_score`] keeps
+/// it; the result stays a draw until the game's end is known.
+pub fn training_position(pos: &Position, best: &Move, score: Score) -> Option<TrainingPosition> {
+    let score = training_score(pos, best, score)?;
+    let chess = pos.chess();
+    Some(TrainingPosition {
+        board: chess.board().clone(),
+        turn: chess.turn(),
+        score,
+        result: GameResult::Draw,
+        halfmoves: u8::try_from(chess.halfmoves()).unwrap_or(u8::MAX),
+        fullmoves: u16::try_from(chess.fullmoves().get()).unwrap_or(u16::MAX),
+    })
+}
+
 fn play_game(setup: &GameSetup, game: u64, tt: &TranspositionTable) -> PlayedGame {
     let mut rng = SplitMix64::new(game_seed(setup.args.seed, game));
-    let mut pos = opening(setup, &mut rng);
+    let mut pos = setup.openings.draw(&mut rng, setup.args.random_plies);
     let mut adjudicator = Adjudicator::new(setup.args);
     let limits = Limits {
         nodes: Some(setup.args.nodes),
@@ -322,17 +271,7 @@ fn play_game(setup: &GameSetup, game: u64, tt: &TranspositionTable) -> PlayedGam
         let (Some(best), Some(line)) = (outcome.best, outcome.lines.first()) else {
             break None;
         };
-        if let Some(score) = keep(&pos, &best, line.score) {
-            let chess = pos.chess();
-            kept.push(TrainingPosition {
-                board: chess.board().clone(),
-                turn: chess.turn(),
-                score,
-                result: GameResult::Draw,
-                halfmoves: u8::try_from(chess.halfmoves()).unwrap_or(u8::MAX),
-                fullmoves: u16::try_from(chess.fullmoves().get()).unwrap_or(u16::MAX),
-            });
-        }
+        kept.extend(training_position(&pos, &best, line.score));
         if let Some(Verdict::Decided(w)) = adjudicator.observe(ply, pos.turn(), line.score) {
             break w;
         }
@@ -407,7 +346,7 @@ pub fn generate(args: &DatagenArgs) -> Result<DatagenReport, String> {
     if threads == 0 {
         return Err("--threads must be at least 1".into());
     }
-    let openings = Openings::load(args)?;
+    let openings = Openings::load(args.book.as_deref())?;
     let eval = match &args.net {
         Some(path) => EvalChoice::Nnue(Arc::new(
             Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?,
@@ -528,11 +467,20 @@ mod tests {
     fn known_wins_and_mates_are_not_training_targets() {
         let pos = Position::from_fen("7k/8/8/8/8/8/8/KQ6 w - - 0 1", false).unwrap();
         let quiet = pos.parse_uci("b1b2").unwrap();
-        assert_eq!(keep(&pos, &quiet, Score::Cp(250)), Some(250));
-        assert_eq!(keep(&pos, &quiet, Score::Cp(KNOWN_WIN - 1)), Some(9999));
-        assert_eq!(keep(&pos, &quiet, Score::Cp(KNOWN_WIN + 900)), None);
-        assert_eq!(keep(&pos, &quiet, Score::Cp(-KNOWN_WIN - 900)), None);
-        assert_eq!(keep(&pos, &quiet, Score::Mate(3)), None);
+        assert_eq!(training_score(&pos, &quiet, Score::Cp(250)), Some(250));
+        assert_eq!(
+            training_score(&pos, &quiet, Score::Cp(KNOWN_WIN - 1)),
+            Some(9999)
+        );
+        assert_eq!(
+            training_score(&pos, &quiet, Score::Cp(KNOWN_WIN + 900)),
+            None
+        );
+        assert_eq!(
+            training_score(&pos, &quiet, Score::Cp(-KNOWN_WIN - 900)),
+            None
+        );
+        assert_eq!(training_score(&pos, &quiet, Score::Mate(3)), None);
     }
 
     fn args(out: PathBuf) -> DatagenArgs {

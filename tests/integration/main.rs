@@ -16,6 +16,7 @@ mod explain_html;
 mod nnue;
 mod nnue_screlu;
 mod nnue_uci;
+mod openbench;
 mod perft;
 mod position_random;
 mod readme;

@@ -521,11 +521,8 @@ fn check_single_output(outputs: usize) -> Result<(), NetError> {
     }
 }
 
-/// Set by build.rs when `nets/default.nnue` exists.
+/// The net build.rs chose (`EVALFILE`, else `nets/default.nnue` when it exists).
 #[cfg(tarpon_default_net)]
-const EMBEDDED_NET: Option<&[u8]> = Some(include_bytes!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/nets/default.nnue"
-)));
+const EMBEDDED_NET: Option<&[u8]> = Some(include_bytes!(env!("TARPON_EMBEDDED_NET")));
 #[cfg(not(tarpon_default_net))]
 const EMBEDDED_NET: Option<&[u8]> = None;
