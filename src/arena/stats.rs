@@ -239,6 +239,10 @@ pub enum EloModel {
     Normalized,
 }
 
+/// Pairs an SPRT plays before it may decide (the usual minimum sample for a
+/// normal approximation).
+pub const SPRT_MIN_PAIRS: u64 = 30;
+
 /// A sequential probability ratio test of H0: elo = elo0 against
 /// H1: elo = elo1, on pentanomial pair statistics, using the normal
 /// approximation of the generalized SPRT (Michel Van den Bergh):
@@ -295,7 +299,14 @@ impl Sprt {
         n * ((mean - mu0).powi(2) - (mean - mu1).powi(2)) / (2.0 * var)
     }
 
+    /// The test's decision. None before [`SPRT_MIN_PAIRS`] pairs: the
+    /// normal approximation needs a variance estimate, and a few pairs that
+    /// happen to score alike give a near-zero one and an LLR far beyond
+    /// either bound (one won pair at 5000 nodes used to "accept" H1).
     pub fn verdict(&self, penta: &Pentanomial) -> SprtVerdict {
+        if penta.pairs() < SPRT_MIN_PAIRS {
+            return SprtVerdict::Continue;
+        }
         let llr = self.llr(penta);
         let (lower, upper) = self.bounds();
         if llr >= upper {

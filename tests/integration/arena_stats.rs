@@ -1,7 +1,8 @@
 //! The arena's statistics against values computed by hand.
 
 use tarpon::arena::stats::{
-    EloModel, Pentanomial, Sprt, SprtVerdict, Wdl, elo_from_score, estimate, normal_cdf,
+    EloModel, Pentanomial, SPRT_MIN_PAIRS, Sprt, SprtVerdict, Wdl, elo_from_score, estimate,
+    normal_cdf,
 };
 
 fn close(a: f64, b: f64, tol: f64) -> bool {
@@ -115,14 +116,15 @@ fn sprt_llr_and_bounds() {
 }
 
 #[test]
-fn sprt_decides_on_identical_pairs_thanks_to_regularization() {
+fn sprt_waits_for_enough_pairs_before_deciding() {
     // Two WW pairs: counts [0, 0, 0, 0, 2] become [1e-3, 1e-3, 1e-3, 1e-3, 2]
     // (n = 2.004). μ = (0.25 + 0.5 + 0.75)·1e-3/2.004 + 2/2.004 = 0.998752;
     // σ² = (1e-3·(0.998752² + 0.748752² + 0.498752² + 0.248752²) + 2·0.001248²)/2.004
     //    = (1e-3·(0.997506 + 0.560630 + 0.248754 + 0.061878) + 3.115e-6)/2.004
     //    = 0.001871883/2.004 = 0.000934073;
     // LLR = 2.004·((μ − 0.5)² − (μ − 0.5071951)²)/(2σ²)
-    //     = 2.004·(0.248754 − 0.241629)/0.00186815 = 7.643 > 2.944 → H1.
+    //     = 2.004·(0.248754 − 0.241629)/0.00186815 = 7.643 > 2.944,
+    // an artefact of the near-zero variance: no verdict from two pairs.
     let sprt = Sprt {
         elo0: 0.0,
         elo1: 5.0,
@@ -136,7 +138,12 @@ fn sprt_decides_on_identical_pairs_thanks_to_regularization() {
         "{}",
         sprt.llr(&penta)
     );
-    assert_eq!(sprt.verdict(&penta), SprtVerdict::H1);
+    assert_eq!(sprt.verdict(&penta), SprtVerdict::Continue);
+    // From the minimum on, the same lopsided record decides.
+    let enough = Pentanomial([0, 0, 0, 0, SPRT_MIN_PAIRS]);
+    assert_eq!(sprt.verdict(&enough), SprtVerdict::H1);
+    let short = Pentanomial([0, 0, 0, 0, SPRT_MIN_PAIRS - 1]);
+    assert_eq!(sprt.verdict(&short), SprtVerdict::Continue);
 }
 
 #[test]
