@@ -103,11 +103,17 @@ impl MovePicker {
         picker
     }
 
+    /// Hands out `moves[i]`, swapping it (and its score) to the front of
+    /// the moves left.
     fn take(&mut self, i: usize) -> Move {
-        self.moves.swap(self.done, i);
-        self.scores.swap(self.done, i);
-        self.done += 1;
-        self.moves[self.done - 1]
+        let done = self.done;
+        debug_assert!(done <= i && i < self.moves.len());
+        let m = self.moves[i];
+        self.moves[i] = self.moves[done];
+        self.moves[done] = m;
+        self.scores.swap(done, i);
+        self.done = done + 1;
+        m
     }
 
     /// Hands out `wanted` if it is still among the moves left.
