@@ -20,6 +20,23 @@ pub const BENCH_FENS: &str = include_str!("bench-fens.txt");
 pub const DEFAULT_DEPTH: u32 = 11;
 pub const DEFAULT_HASH_MB: usize = 16;
 
+/// The bench positions and every position one legal move after each: what
+/// the exhaustive tests of move-level shortcuts walk.
+#[cfg(test)]
+pub fn positions_and_children() -> Vec<Position> {
+    let mut positions = Vec::new();
+    for line in BENCH_FENS.lines().filter(|l| !l.trim().is_empty()) {
+        let root = Position::from_fen(line.trim(), false).unwrap();
+        for m in root.legal_moves() {
+            let mut child = root.clone();
+            child.make(m);
+            positions.push(child);
+        }
+        positions.push(root);
+    }
+    positions
+}
+
 #[derive(Clone, Debug)]
 pub struct BenchResult {
     pub nodes: u64,

@@ -46,6 +46,23 @@ mod tests {
     use crate::position::Position;
 
     /// Agrees with playing the move on every legal move of varied positions.
+    fn agrees_with_playing_each_move(pos: &Position) -> usize {
+        let mut checks = 0;
+        for m in pos.legal_moves() {
+            let mut after = pos.chess().clone();
+            after.play_unchecked(m);
+            assert_eq!(
+                gives_check(pos.chess(), m),
+                after.is_check(),
+                "{} {}",
+                pos.fen(),
+                pos.uci(m)
+            );
+            checks += usize::from(after.is_check());
+        }
+        checks
+    }
+
     #[test]
     fn agrees_with_playing_the_move() {
         let fens = [
@@ -57,17 +74,18 @@ mod tests {
             "3k4/8/8/3B4/8/8/3R4/3K4 w - - 0 1",
         ];
         for fen in fens {
-            let pos = Position::from_fen(fen, false).unwrap();
-            for &m in &pos.legal_moves() {
-                let mut after = pos.chess().clone();
-                after.play_unchecked(m);
-                assert_eq!(
-                    gives_check(pos.chess(), m),
-                    after.is_check(),
-                    "{fen} {}",
-                    pos.uci(m)
-                );
-            }
+            agrees_with_playing_each_move(&Position::from_fen(fen, false).unwrap());
         }
+    }
+
+    /// Every legal move of the bench positions and of the positions one
+    /// move later.
+    #[test]
+    fn agrees_with_playing_the_move_in_bench_positions() {
+        let checks: usize = crate::bench::positions_and_children()
+            .iter()
+            .map(agrees_with_playing_each_move)
+            .sum();
+        assert!(checks > 1000, "only {checks} checking moves");
     }
 }

@@ -103,11 +103,17 @@ impl MovePicker {
         picker
     }
 
+    /// Hands out `moves[i]`, swapping it (and its score) to the front of
+    /// the moves left.
     fn take(&mut self, i: usize) -> Move {
-        self.moves.swap(self.done, i);
-        self.scores.swap(self.done, i);
-        self.done += 1;
-        self.moves[self.done - 1]
+        let done = self.done;
+        debug_assert!(done <= i && i < self.moves.len());
+        let m = self.moves[i];
+        self.moves[i] = self.moves[done];
+        self.moves[done] = m;
+        self.scores.swap(done, i);
+        self.done = done + 1;
+        m
     }
 
     /// Hands out `wanted` if it is still among the moves left.
@@ -157,21 +163,26 @@ impl MovePicker {
                     self.table_move = None;
                 }
                 Stage::ScoreCaptures => {
-                    self.tactical_end = self.done;
-                    for i in self.done..self.moves.len() {
-                        let m = self.moves[i];
-                        if is_tactical(m) {
-                            let band = if see_at_least(chess, m, 0) {
-                                GOOD_CAPTURE
-                            } else {
-                                BAD_CAPTURE
-                            };
-                            // Gather tactical moves at the front of what is left.
-                            let j = self.tactical_end;
-                            self.moves.swap(i, j);
-                            self.scores[j] = band + mvv_lva(m);
-                            self.tactical_end += 1;
+                    // Gather the tactical moves at the front of what is left,
+                    // in the order they come, then score them: the scan over
+                    // every move stays a tight loop without calls.
+                    let left = &mut self.moves[self.done..];
+                    let mut gathered = 0;
+                    for i in 0..left.len() {
+                        if is_tactical(left[i]) {
+                            left.swap(i, gathered);
+                            gathered += 1;
                         }
+                    }
+                    self.tactical_end = self.done + gathered;
+                    for j in self.done..self.tactical_end {
+                        let m = self.moves[j];
+                        let band = if see_at_least(chess, m, 0) {
+                            GOOD_CAPTURE
+                        } else {
+                            BAD_CAPTURE
+                        };
+                        self.scores[j] = band + mvv_lva(m);
                     }
                     self.stage = Stage::GoodCaptures;
                 }

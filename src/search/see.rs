@@ -159,32 +159,20 @@ mod tests {
         // Every move of the bench positions and of the positions one move
         // later, against thresholds on both sides of every exchange value.
         let mut checked = 0;
-        for line in crate::bench::BENCH_FENS
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-        {
-            let root = Position::from_fen(line.trim(), false).unwrap();
-            let mut positions = vec![root.clone()];
-            for m in root.legal_moves() {
-                let mut child = root.clone();
-                child.make(m);
-                positions.push(child);
-            }
-            for pos in &positions {
-                for m in pos.legal_moves() {
-                    let full = see(pos.chess(), m);
-                    for threshold in [
-                        -20000, -900, -500, -301, -300, -200, -100, -1, 0, 1, 100, 200, 300, 500,
-                        800, 900, 1000,
-                    ] {
-                        assert_eq!(
-                            see_at_least(pos.chess(), m, threshold),
-                            full >= threshold,
-                            "{} {m} threshold {threshold} (see {full})",
-                            pos.fen()
-                        );
-                        checked += 1;
-                    }
+        for pos in &crate::bench::positions_and_children() {
+            for m in pos.legal_moves() {
+                let full = see(pos.chess(), m);
+                for threshold in [
+                    -20000, -900, -500, -301, -300, -200, -100, -1, 0, 1, 100, 200, 300, 500, 800,
+                    900, 1000,
+                ] {
+                    assert_eq!(
+                        see_at_least(pos.chess(), m, threshold),
+                        full >= threshold,
+                        "{} {m} threshold {threshold} (see {full})",
+                        pos.fen()
+                    );
+                    checked += 1;
                 }
             }
         }
