@@ -10,7 +10,7 @@ use super::params::{self as p, lmr_reduction};
 use super::score::{
     DRAW, INFINITE, MATE_BOUND, MAX_PLY, eval_can_judge, is_mate_score, is_node_score, mated_in,
 };
-use super::searcher::{NO_EVAL, NodeEval, Searcher};
+use super::searcher::{NO_EVAL, Searcher};
 use super::see::see_at_least;
 use super::tt::{Bound, bound_allows, pack_move, unpack_move};
 use crate::eval::Evaluator;
@@ -82,12 +82,11 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         }
 
         // Static evaluation, sharpened by the table's bound where it applies.
-        let node_eval = if in_check {
-            NodeEval::IN_CHECK
+        let (static_eval, eval) = if in_check {
+            (NO_EVAL, NO_EVAL)
         } else {
             self.evaluate_with_table(hit)
         };
-        let (static_eval, eval) = (node_eval.corrected, node_eval.eval);
         self.stack[ply].static_eval = static_eval;
         // Better than two plies ago (the same side's last evaluation); near the
         // root there is nothing to compare with, so assume it is.
@@ -268,19 +267,6 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             return if root { alpha } else { best_score.max(alpha) };
         }
         let bound = Bound::of_search(best_score, original_alpha, beta, best_move.is_some());
-        // Teach the correction history what the search found, where the
-        // bound says on which side of the evaluation the truth lies, and the
-        // best move is quiet (after a capture the evaluation was not the point).
-        if !in_check
-            && !(root && self.pv_index > 0)
-            && best_move.is_none_or(|m| !is_tactical(m))
-            && !(bound == Bound::Lower && best_score <= static_eval)
-            && !(bound == Bound::Upper && best_score >= static_eval)
-        {
-            self.history
-                .correction
-                .update(self.pos.chess(), depth, node_eval.raw, best_score);
-        }
         // MultiPV lines after the first exclude moves: their scores are not the node's.
         if !(root && self.pv_index > 0) {
             self.shared.tt.store(
@@ -288,7 +274,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                 ply,
                 best_move.map_or(0, pack_move),
                 best_score,
-                node_eval.raw,
+                static_eval,
                 depth,
                 bound,
             );

@@ -1,10 +1,8 @@
-//! What earlier searches teach: for move ordering, killer moves per ply, the
-//! counter-move to the opponent's last move and butterfly history scores; for
-//! the static evaluation, its correction history.
+//! What earlier cutoffs teach move ordering: killer moves per ply, the
+//! counter-move to the opponent's last move, and butterfly history scores.
 
 use shakmaty::{Color, Move};
 
-use super::correction::CorrectionHistory;
 use super::score::MAX_PLY;
 
 /// History scores saturate towards this bound ("gravity"), so old lessons
@@ -17,7 +15,6 @@ pub struct History {
     /// The reply that refuted a move, indexed by [mover of that move][its from][its to].
     counter: Box<[[[Option<Move>; 64]; 64]; 2]>,
     killers: Box<[[Option<Move>; 2]; MAX_PLY + 2]>,
-    pub correction: CorrectionHistory,
 }
 
 fn from_to(m: Move) -> (usize, usize) {
@@ -30,7 +27,6 @@ impl History {
             butterfly: Box::new([[[0; 64]; 64]; 2]),
             counter: Box::new([[[None; 64]; 64]; 2]),
             killers: Box::new([[None; 2]; MAX_PLY + 2]),
-            correction: CorrectionHistory::new(),
         }
     }
 

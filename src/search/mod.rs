@@ -4,7 +4,6 @@
 
 mod alphabeta;
 mod check;
-pub mod correction;
 mod driver;
 pub mod history;
 pub mod movepick;

@@ -134,11 +134,6 @@ search_params! {
     aspiration_min_depth = 5, 2, 10, 1;
     /// A failed aspiration window grows by this percentage of its width.
     aspiration_growth = 50, 20, 150, 10;
-    /// Share (out of 256) of the pawn-structure correction history's
-    /// average error added to the static evaluation.
-    corr_pawn_weight = 128, 0, 512, 16;
-    /// Share (out of 256) of the material correction history's.
-    corr_material_weight = 128, 0, 512, 16;
 }
 
 /// Late-move reduction in plies for a move number at a depth: grows with the
@@ -218,9 +213,8 @@ pub fn spsa_input() -> String {
 mod tests {
     use super::*;
 
-    /// The values the search used before they were named here (and the
-    /// defaults of those added since): a default build must search exactly
-    /// as before (the bench signature says so too).
+    /// The values the search used before they were named here: a default
+    /// build must search exactly as before (the bench signature says so too).
     #[test]
     fn defaults_are_the_old_constants() {
         let old = [
@@ -251,8 +245,6 @@ mod tests {
             ("aspiration_delta", 20),
             ("aspiration_min_depth", 5),
             ("aspiration_growth", 50),
-            ("corr_pawn_weight", 128),
-            ("corr_material_weight", 128),
         ];
         let table: Vec<(&str, i32)> = PARAMS.iter().map(|p| (p.name, p.default)).collect();
         assert_eq!(table, old);

@@ -8,7 +8,7 @@ use shakmaty::Move;
 use super::movepick::MovePicker;
 use super::params::delta_margin;
 use super::score::{DRAW, INFINITE, MAX_PLY, is_node_score, mated_in};
-use super::searcher::{NodeEval, Searcher};
+use super::searcher::{NO_EVAL, Searcher};
 use super::see::{see_at_least, see_value};
 use super::tt::{Bound, bound_allows, pack_move, unpack_move};
 use crate::eval::Evaluator;
@@ -41,17 +41,16 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         }
 
         let original_alpha = alpha;
-        let node_eval;
+        let static_eval;
         let mut best_score;
         if in_check {
-            node_eval = NodeEval::IN_CHECK;
+            static_eval = NO_EVAL;
             best_score = -INFINITE;
         } else {
             // Standing pat: the side to move need not capture. (Checked before
             // generating moves, so a stalemate can stand pat here; the main
             // search above recognises stalemates.)
-            node_eval = self.evaluate_with_table(hit);
-            best_score = node_eval.eval;
+            (static_eval, best_score) = self.evaluate_with_table(hit);
             if best_score >= beta {
                 return best_score;
             }
@@ -73,7 +72,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             if !in_check {
                 // Delta pruning: even winning the piece cannot reach alpha.
                 let gain = m.capture().map_or(0, see_value);
-                if m.promotion().is_none() && node_eval.corrected + gain + delta_margin() <= alpha {
+                if m.promotion().is_none() && static_eval + gain + delta_margin() <= alpha {
                     continue;
                 }
                 // The picker filters losing captures; the table move comes unfiltered.
@@ -109,7 +108,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             ply,
             best_move.map_or(0, pack_move),
             best_score,
-            node_eval.raw,
+            static_eval,
             0,
             bound,
         );

@@ -66,30 +66,8 @@ impl RootMove {
     }
 }
 
-/// A node's static evaluations (all [`NO_EVAL`] in check).
-#[derive(Clone, Copy, Debug)]
-pub struct NodeEval {
-    /// The evaluator's, as the table stores it.
-    pub raw: i32,
-    /// With the correction history's average error added: what the node
-    /// compares with its bounds.
-    pub corrected: i32,
-    /// The corrected one, or the table's score where its bound says more.
-    pub eval: i32,
-}
-
-impl NodeEval {
-    /// The evaluations of a node in check: none.
-    pub const IN_CHECK: NodeEval = NodeEval {
-        raw: NO_EVAL,
-        corrected: NO_EVAL,
-        eval: NO_EVAL,
-    };
-}
-
 #[derive(Clone, Copy, Default)]
 pub struct PlyState {
-    /// The corrected static evaluation.
     pub static_eval: i32,
     /// The move made at this ply (`None` for a null move or not yet).
     pub mv: Option<Move>,
@@ -199,26 +177,20 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
         endgame::adjust(self.pos.chess(), eval).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
-    /// A node's evaluations when it is not in check: the evaluator's own
-    /// (the table's when it stored one, which saves the evaluation), that
-    /// corrected by the correction history, and the corrected one sharpened
-    /// by the table's bound where the bound says more.
+    /// The static evaluation of a node not in check (the table's when it
+    /// stored one, which saves the evaluation) and that evaluation
+    /// sharpened by the table's bound where the bound says more.
     #[inline]
-    pub fn evaluate_with_table(&mut self, hit: Option<TtHit>) -> NodeEval {
-        let raw = match hit {
+    pub fn evaluate_with_table(&mut self, hit: Option<TtHit>) -> (i32, i32) {
+        let static_eval = match hit {
             Some(h) if h.eval != NO_EVAL => h.eval,
             _ => self.evaluate(),
         };
-        let corrected = self.history.correction.correct(self.pos.chess(), raw);
         let eval = match hit {
-            Some(h) if refines_eval(h.bound, h.score, corrected) => h.score,
-            _ => corrected,
+            Some(h) if refines_eval(h.bound, h.score, static_eval) => h.score,
+            _ => static_eval,
         };
-        NodeEval {
-            raw,
-            corrected,
-            eval,
-        }
+        (static_eval, eval)
     }
 
     pub fn make(&mut self, ply: usize, m: Move) {
