@@ -135,7 +135,6 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let mut best_score = -INFINITE;
         let mut best_move: Option<Move> = None;
         let mut quiets_tried = MoveList::new();
-        let mut captures_tried = MoveList::new();
         let mut moves_searched = 0usize;
 
         loop {
@@ -243,12 +242,6 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                     if score >= beta {
                         self.stats.cutoffs += 1;
                         self.stats.first_move_cutoffs += u64::from(moves_searched == 1);
-                        self.history.record_capture_cutoff(
-                            turn,
-                            depth,
-                            (!quiet).then_some(m),
-                            &captures_tried,
-                        );
                         if quiet {
                             self.history.record_cutoff(
                                 turn,
@@ -264,15 +257,8 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                     alpha = score;
                 }
             }
-            if Some(m) != best_move {
-                let tried = if quiet {
-                    &mut quiets_tried
-                } else {
-                    &mut captures_tried
-                };
-                if tried.len() < tried.capacity() {
-                    tried.push(m);
-                }
+            if quiet && Some(m) != best_move && quiets_tried.len() < quiets_tried.capacity() {
+                quiets_tried.push(m);
             }
         }
 

@@ -15,28 +15,6 @@ pub struct History {
     /// The reply that refuted a move, indexed by [mover of that move][its from][its to].
     counter: Box<[[[Option<Move>; 64]; 64]; 2]>,
     killers: Box<[[Option<Move>; 2]; MAX_PLY + 2]>,
-    /// Captures and queen promotions, indexed by [side to move][moving
-    /// role][to][captured role, 0 for none].
-    capture: Box<[[[[i32; 7]; 64]; 7]; 2]>,
-}
-
-/// What one cutoff at `depth` is worth to a history score.
-fn cutoff_bonus(depth: i32) -> i32 {
-    (depth * depth * 16).min(1600)
-}
-
-/// Adds `bonus` to a history score, the more damped the nearer the score is
-/// to [`HISTORY_MAX`] in the bonus's direction, so scores stay within it.
-fn gravity(h: &mut i32, bonus: i32) {
-    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
-    debug_assert!(h.abs() <= HISTORY_MAX);
-}
-
-/// A tactical move's capture-history slot: moving role, target square,
-/// captured role (0 for a promotion that captures nothing).
-fn capture_index(m: Move) -> (usize, usize, usize) {
-    let victim = m.capture().map_or(0, |r| r as usize);
-    (m.role() as usize, m.to() as usize, victim)
 }
 
 fn from_to(m: Move) -> (usize, usize) {
@@ -49,7 +27,6 @@ impl History {
             butterfly: Box::new([[[0; 64]; 64]; 2]),
             counter: Box::new([[[None; 64]; 64]; 2]),
             killers: Box::new([[None; 2]; MAX_PLY + 2]),
-            capture: Box::new([[[[0; 7]; 64]; 7]; 2]),
         }
     }
 
@@ -60,37 +37,8 @@ impl History {
 
     fn nudge(&mut self, turn: Color, m: Move, bonus: i32) {
         let (f, t) = from_to(m);
-        gravity(&mut self.butterfly[turn as usize][f][t], bonus);
-    }
-
-    /// How often this capture (or promotion) caused cutoffs lately.
-    pub fn capture_score(&self, turn: Color, m: Move) -> i32 {
-        let (role, to, victim) = capture_index(m);
-        self.capture[turn as usize][role][to][victim]
-    }
-
-    fn nudge_capture(&mut self, turn: Color, m: Move, bonus: i32) {
-        let (role, to, victim) = capture_index(m);
-        gravity(&mut self.capture[turn as usize][role][to][victim], bonus);
-    }
-
-    /// A move caused a beta cutoff at `depth`: reward it in the capture
-    /// history if it is tactical (`tactical_best`), and punish the tactical
-    /// moves tried before it, which did not.
-    pub fn record_capture_cutoff(
-        &mut self,
-        turn: Color,
-        depth: i32,
-        tactical_best: Option<Move>,
-        captures_tried: &[Move],
-    ) {
-        let bonus = cutoff_bonus(depth);
-        if let Some(best) = tactical_best {
-            self.nudge_capture(turn, best, bonus);
-        }
-        for &m in captures_tried {
-            self.nudge_capture(turn, m, -bonus);
-        }
+        let h = &mut self.butterfly[turn as usize][f][t];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
     }
 
     /// A quiet move caused a beta cutoff at `depth`: reward it, punish the
@@ -104,7 +52,7 @@ impl History {
         tried: &[Move],
         previous: Option<Move>,
     ) {
-        let bonus = cutoff_bonus(depth);
+        let bonus = (depth * depth * 16).min(1600);
         self.nudge(turn, best, bonus);
         for &m in tried {
             if m != best {
@@ -197,22 +145,6 @@ mod tests {
             h.record_cutoff(Color::White, 3, 20, good, &[], None);
         }
         assert!(h.score(Color::White, good) <= HISTORY_MAX);
-    }
-
-    #[test]
-    fn capture_cutoffs_reward_the_capture_and_punish_those_tried_before() {
-        let pos = Position::from_fen("4k3/8/3p1n2/4P3/8/8/8/4K3 w - - 0 1", false).unwrap();
-        let takes_knight = pos.parse_uci("e5f6").unwrap();
-        let takes_pawn = pos.parse_uci("e5d6").unwrap();
-        let mut h = History::new();
-        h.record_capture_cutoff(Color::White, 6, Some(takes_pawn), &[takes_knight]);
-        assert!(h.capture_score(Color::White, takes_pawn) > 0);
-        assert!(h.capture_score(Color::White, takes_knight) < 0);
-        assert_eq!(h.capture_score(Color::Black, takes_pawn), 0);
-        // A quiet cutoff punishes the captures tried before it, rewards none.
-        let before = h.capture_score(Color::White, takes_pawn);
-        h.record_capture_cutoff(Color::White, 6, None, &[takes_pawn]);
-        assert!(h.capture_score(Color::White, takes_pawn) < before);
     }
 
     #[test]

@@ -2,8 +2,8 @@
 //! cutoffs come early, scoring each stage only when it is reached.
 //!
 //! Order: the table move, winning and equal captures (by SEE, then most
-//! valuable victim and capture history), the two killers, the counter-move,
-//! quiet moves by history, and last the losing captures.
+//! valuable victim / least valuable attacker), the two killers, the
+//! counter-move, quiet moves by history, and last the losing captures.
 
 use shakmaty::{Chess, Move, MoveList, Role};
 
@@ -46,15 +46,6 @@ pub fn mvv_lva(m: Move) -> i32 {
         .promotion()
         .map_or(0, |r| see_value(r) - see_value(Role::Pawn));
     (victim + promo) * 8 - m.role() as i32
-}
-
-/// A tactical move's rank inside its band: the victim first, then how
-/// often the capture caused cutoffs lately (capture history), which can
-/// reorder captures of similar victims; positive, so it stays in the band.
-fn capture_order(m: Move, capture_history: i32) -> i32 {
-    let order = BAND / 2 + 2 * mvv_lva(m) + capture_history;
-    debug_assert!((0..BAND).contains(&order));
-    order
 }
 
 pub struct MovePicker {
@@ -166,7 +157,6 @@ impl MovePicker {
                     self.table_move = None;
                 }
                 Stage::ScoreCaptures => {
-                    let turn = shakmaty::Position::turn(chess);
                     self.tactical_end = self.done;
                     for i in self.done..self.moves.len() {
                         let m = self.moves[i];
@@ -179,8 +169,7 @@ impl MovePicker {
                             // Gather tactical moves at the front of what is left.
                             let j = self.tactical_end;
                             self.moves.swap(i, j);
-                            self.scores[j] =
-                                band + capture_order(m, history.capture_score(turn, m));
+                            self.scores[j] = band + mvv_lva(m);
                             self.tactical_end += 1;
                         }
                     }
