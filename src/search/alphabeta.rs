@@ -5,6 +5,7 @@
 use shakmaty::{Move, MoveList};
 
 use super::check::gives_check;
+use super::history::Continuation;
 use super::movepick::{MovePicker, is_tactical};
 use super::params::{self as p, lmr_reduction};
 use super::score::{
@@ -140,7 +141,13 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let previous = if root { None } else { self.stack[ply - 1].mv };
         let killers = self.history.killers(ply);
         let counter = self.history.counter_move(turn, previous);
-        let mut picker = MovePicker::new(legal, tt_move, killers, counter);
+        let two_back = if ply >= 2 {
+            self.stack[ply - 2].mv
+        } else {
+            None
+        };
+        let continuation = Continuation::new(turn, previous, two_back);
+        let mut picker = MovePicker::new(legal, tt_move, killers, counter, continuation);
         let mut root_index = self.pv_index;
 
         let original_alpha = alpha;
@@ -221,7 +228,8 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                     reduction -= i32::from(
                         Some(m) == killers[0] || Some(m) == killers[1] || Some(m) == counter,
                     );
-                    reduction -= self.history.score(turn, m) / p::lmr_history_divisor();
+                    reduction -=
+                        self.history.quiet_score(turn, continuation, m) / p::lmr_history_divisor();
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 self.stats.lmr_reductions += u64::from(reduction > 0);
@@ -262,6 +270,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                                 m,
                                 &quiets_tried,
                                 previous,
+                                continuation,
                             );
                         }
                         break;
