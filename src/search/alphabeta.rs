@@ -269,7 +269,6 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                                 depth,
                                 m,
                                 &quiets_tried,
-                                previous,
                                 continuation,
                             );
                         }

@@ -33,16 +33,23 @@ fn piece_to(color: Color, m: Move) -> usize {
 }
 
 /// The moves one and two plies before a node (none for a null move or
-/// beyond the root) as continuation-history rows.
+/// beyond the root): the last one as played, for its counter-move, and both
+/// as continuation-history rows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Continuation([Option<u16>; 2]);
+pub struct Continuation {
+    one_back: Option<Move>,
+    rows: [Option<u16>; 2],
+}
 
 impl Continuation {
     /// `one_back` was played by the opponent of the side to move `turn`,
     /// `two_back` by the side to move.
     pub fn new(turn: Color, one_back: Option<Move>, two_back: Option<Move>) -> Continuation {
         let row = |color: Color, m: Option<Move>| m.map(|m| piece_to(color, m) as u16);
-        Continuation([row(!turn, one_back), row(turn, two_back)])
+        Continuation {
+            one_back,
+            rows: [row(!turn, one_back), row(turn, two_back)],
+        }
     }
 }
 
@@ -85,7 +92,7 @@ impl History {
     pub fn quiet_score(&self, turn: Color, cont: Continuation, m: Move) -> i32 {
         let column = piece_to(turn, m);
         let follow_up = cont
-            .0
+            .rows
             .iter()
             .flatten()
             .map(|&row| i32::from(self.continuation[row as usize][column]))
@@ -95,7 +102,7 @@ impl History {
 
     fn nudge_continuation(&mut self, turn: Color, cont: Continuation, m: Move, bonus: i32) {
         let column = piece_to(turn, m);
-        for &row in cont.0.iter().flatten() {
+        for &row in cont.rows.iter().flatten() {
             let entry = &mut self.continuation[row as usize][column];
             let mut h = i32::from(*entry);
             gravity(&mut h, bonus);
@@ -117,7 +124,6 @@ impl History {
         depth: i32,
         best: Move,
         tried: &[Move],
-        previous: Option<Move>,
         cont: Continuation,
     ) {
         let bonus = cutoff_bonus(depth);
@@ -134,7 +140,7 @@ impl History {
             killers[1] = killers[0];
             killers[0] = Some(best);
         }
-        if let Some(prev) = previous {
+        if let Some(prev) = cont.one_back {
             let (f, t) = from_to(prev);
             self.counter[(!turn) as usize][f][t] = Some(best);
         }
@@ -213,22 +219,13 @@ mod tests {
             6,
             good,
             &[bad, good],
-            None,
             Continuation::default(),
         );
         assert!(h.score(Color::White, good) > 0);
         assert!(h.score(Color::White, bad) < 0);
         assert_eq!(h.killers(3)[0], Some(good));
         for _ in 0..10_000 {
-            h.record_cutoff(
-                Color::White,
-                3,
-                20,
-                good,
-                &[],
-                None,
-                Continuation::default(),
-            );
+            h.record_cutoff(Color::White, 3, 20, good, &[], Continuation::default());
         }
         assert!(h.score(Color::White, good) <= HISTORY_MAX);
     }
@@ -241,7 +238,7 @@ mod tests {
         let cont = Continuation::new(Color::White, Some(before), None);
         let elsewhere = Continuation::new(Color::White, Some(unrelated), None);
         let mut h = History::new();
-        h.record_cutoff(Color::White, 3, 6, reply, &[other], None, cont);
+        h.record_cutoff(Color::White, 3, 6, reply, &[other], cont);
         let butterfly = h.score(Color::White, reply);
         assert!(h.quiet_score(Color::White, cont, reply) > butterfly);
         assert_eq!(h.quiet_score(Color::White, elsewhere, reply), butterfly);
@@ -262,8 +259,7 @@ mod tests {
             6,
             good,
             &[],
-            Some(previous),
-            Continuation::default(),
+            Continuation::new(Color::White, Some(previous), None),
         );
         store.put_back(tables);
 
