@@ -7,7 +7,7 @@
 
 use shakmaty::{Chess, Move, MoveList, Role};
 
-use super::history::{Continuation, History, QUIET_SCORE_MAX};
+use super::history::{HISTORY_MAX, History};
 use super::see::{see_at_least, see_value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,7 +32,7 @@ const UNDERPROMOTION: i32 = -(1 << 26);
 const UNSCORED: i32 = i32::MIN;
 // The quiet stage takes the best score left as the best quiet: that needs
 // every quiet (history or underpromotion) above every losing capture.
-const _: () = assert!(BAD_CAPTURE + BAND <= UNDERPROMOTION && UNDERPROMOTION < -QUIET_SCORE_MAX);
+const _: () = assert!(BAD_CAPTURE + BAND <= UNDERPROMOTION && UNDERPROMOTION < -HISTORY_MAX);
 
 /// Captures and queen promotions: the moves quiescence looks at.
 pub fn is_tactical(m: Move) -> bool {
@@ -61,8 +61,6 @@ pub struct MovePicker {
     killers: [Option<Move>; 2],
     killer_index: usize,
     counter: Option<Move>,
-    /// The moves before this node, for the quiets' continuation scores.
-    continuation: Continuation,
     /// Quiescence: only winning or equal tactical moves, no quiet stages.
     tactical_only: bool,
     /// Set by the search once late quiet moves are pruned.
@@ -76,7 +74,6 @@ impl MovePicker {
         table_move: Option<Move>,
         killers: [Option<Move>; 2],
         counter: Option<Move>,
-        continuation: Continuation,
     ) -> MovePicker {
         MovePicker {
             stage: Stage::TableMove,
@@ -88,7 +85,6 @@ impl MovePicker {
             killers,
             killer_index: 0,
             counter,
-            continuation,
             tactical_only: false,
             skip_quiets: false,
         }
@@ -102,7 +98,6 @@ impl MovePicker {
             table_move.filter(|&m| is_tactical(m)),
             [None; 2],
             None,
-            Continuation::default(),
         );
         picker.tactical_only = true;
         picker
@@ -234,7 +229,7 @@ impl MovePicker {
                             self.scores[i] = if m.is_promotion() {
                                 UNDERPROMOTION
                             } else {
-                                history.quiet_score(turn, self.continuation, m)
+                                history.score(turn, m)
                             };
                         }
                     }
@@ -270,13 +265,7 @@ mod tests {
     fn all_moves(fen: &str, table: Option<&str>) -> (Vec<Move>, Position) {
         let pos = Position::from_fen(fen, false).unwrap();
         let tm = table.map(|t| pos.parse_uci(t).unwrap());
-        let mut picker = MovePicker::new(
-            pos.legal_moves(),
-            tm,
-            [None; 2],
-            None,
-            Continuation::default(),
-        );
+        let mut picker = MovePicker::new(pos.legal_moves(), tm, [None; 2], None);
         let history = History::new();
         let mut out = Vec::new();
         while let Some(m) = picker.next(pos.chess(), &history) {
