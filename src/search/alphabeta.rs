@@ -5,14 +5,16 @@
 use shakmaty::{Move, MoveList};
 
 use super::check::gives_check;
+use super::history::Continuation;
 use super::movepick::{MovePicker, is_tactical};
 use super::params::{self as p, lmr_reduction};
 use super::score::{
-    DRAW, INFINITE, MATE_BOUND, MAX_PLY, eval_can_judge, is_mate_score, is_node_score, mated_in,
+    DRAW, INFINITE, MATE_BOUND, MAX_PLY, eval_can_judge, is_known_win, is_mate_score,
+    is_node_score, mated_in,
 };
 use super::searcher::{NO_EVAL, Searcher};
 use super::see::see_at_least;
-use super::tt::{Bound, bound_allows, pack_move, unpack_move};
+use super::tt::{Bound, TtHit, bound_allows, pack_move, unpack_move};
 use crate::eval::Evaluator;
 
 impl<E: Evaluator> Searcher<'_, '_, E> {
@@ -118,6 +120,17 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             return if in_check { mated_in(ply) } else { DRAW };
         }
         let tt_move = hit.and_then(|h| unpack_move(h.packed_move, &legal));
+        if !is_pv
+            && !in_check
+            && !root
+            && depth >= p::probcut_depth()
+            && let Some(score) = self.probcut(&legal, tt_move, hit, beta, depth, ply, cut_node)
+        {
+            return score;
+        }
+        if self.stopped {
+            return 0;
+        }
         // Internal iterative reduction: without a table move this node is
         // probably not worth its full depth; the next visit will have one.
         if depth >= p::iir_depth() && tt_move.is_none() && !root {
@@ -128,7 +141,13 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let previous = if root { None } else { self.stack[ply - 1].mv };
         let killers = self.history.killers(ply);
         let counter = self.history.counter_move(turn, previous);
-        let mut picker = MovePicker::new(legal, tt_move, killers, counter);
+        let two_back = if ply >= 2 {
+            self.stack[ply - 2].mv
+        } else {
+            None
+        };
+        let continuation = Continuation::new(turn, previous, two_back);
+        let mut picker = MovePicker::new(legal, tt_move, killers, counter, continuation);
         let mut root_index = self.pv_index;
 
         let original_alpha = alpha;
@@ -209,7 +228,8 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                     reduction -= i32::from(
                         Some(m) == killers[0] || Some(m) == killers[1] || Some(m) == counter,
                     );
-                    reduction -= self.history.score(turn, m) / p::lmr_history_divisor();
+                    reduction -=
+                        self.history.quiet_score(turn, continuation, m) / p::lmr_history_divisor();
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 self.stats.lmr_reductions += u64::from(reduction > 0);
@@ -249,7 +269,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                                 depth,
                                 m,
                                 &quiets_tried,
-                                previous,
+                                continuation,
                             );
                         }
                         break;
@@ -280,6 +300,70 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             );
         }
         best_score
+    }
+
+    /// ProbCut: a capture whose shallow search beats beta by a wide margin
+    /// (`probcut_margin`) would almost surely beat beta at full depth, so
+    /// the node fails high. Captures are screened by SEE and by quiescence
+    /// before the reduced search. Returns the cutoff score when it applies.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        legal: &MoveList,
+        tt_move: Option<Move>,
+        hit: Option<TtHit>,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let probcut_beta = beta + p::probcut_margin();
+        if is_mate_score(beta) || is_known_win(probcut_beta) {
+            return None;
+        }
+        // The table says a search this deep already stayed below the bound.
+        if let Some(h) = hit
+            && h.depth >= depth - 3
+            && h.score < probcut_beta
+        {
+            return None;
+        }
+        let static_eval = self.stack[ply].static_eval;
+        let reduced = depth - p::probcut_reduction();
+        let mut picker = MovePicker::new_tactical(legal.clone(), tt_move);
+        while let Some(m) = picker.next(self.pos.chess(), &self.history) {
+            if !see_at_least(self.pos.chess(), m, probcut_beta - static_eval) {
+                continue;
+            }
+            self.make(ply, m);
+            let mut score = -self.qsearch(-probcut_beta, -probcut_beta + 1, ply + 1);
+            if score >= probcut_beta {
+                score = -self.negamax(
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    reduced,
+                    ply + 1,
+                    !cut_node,
+                );
+            }
+            self.unmake();
+            if self.stopped {
+                return None;
+            }
+            if score >= probcut_beta {
+                self.shared.tt.store(
+                    self.pos.key(),
+                    ply,
+                    pack_move(m),
+                    score,
+                    static_eval,
+                    reduced + 1,
+                    Bound::Lower,
+                );
+                return Some(score);
+            }
+        }
+        None
     }
 
     /// Null move: let the opponent move twice; if that still fails high, the

@@ -8,6 +8,8 @@ use super::score::MAX_PLY;
 /// History scores saturate towards this bound ("gravity"), so old lessons
 /// fade as new ones arrive.
 pub const HISTORY_MAX: i32 = 16384;
+/// A quiet move's score sums three history scores.
+pub const QUIET_SCORE_MAX: i32 = 3 * HISTORY_MAX;
 
 pub struct History {
     /// Indexed by [side to move][from][to].
@@ -15,6 +17,52 @@ pub struct History {
     /// The reply that refuted a move, indexed by [mover of that move][its from][its to].
     counter: Box<[[[Option<Move>; 64]; 64]; 2]>,
     killers: Box<[[Option<Move>; 2]; MAX_PLY + 2]>,
+    /// Quiet moves after the move one or two plies back, indexed by
+    /// [that move's piece and target][this move's piece and target]: what
+    /// answers what, which butterfly scores average away.
+    continuation: Box<[[i16; PIECE_TO]; PIECE_TO]>,
+}
+
+/// Rows and columns of the continuation history: a coloured piece and the
+/// square it moved to.
+const PIECE_TO: usize = 2 * 6 * 64;
+
+/// A move's continuation-history index: who moved what where.
+fn piece_to(color: Color, m: Move) -> usize {
+    ((color as usize * 6) + (m.role() as usize - 1)) * 64 + m.to() as usize
+}
+
+/// The moves one and two plies before a node (none for a null move or
+/// beyond the root): the last one as played, for its counter-move, and both
+/// as continuation-history rows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Continuation {
+    one_back: Option<Move>,
+    rows: [Option<u16>; 2],
+}
+
+impl Continuation {
+    /// `one_back` was played by the opponent of the side to move `turn`,
+    /// `two_back` by the side to move.
+    pub fn new(turn: Color, one_back: Option<Move>, two_back: Option<Move>) -> Continuation {
+        let row = |color: Color, m: Option<Move>| m.map(|m| piece_to(color, m) as u16);
+        Continuation {
+            one_back,
+            rows: [row(!turn, one_back), row(turn, two_back)],
+        }
+    }
+}
+
+/// What one cutoff at `depth` is worth to a history score.
+fn cutoff_bonus(depth: i32) -> i32 {
+    (depth * depth * 16).min(1600)
+}
+
+/// Adds `bonus` to a history score, the more damped the nearer the score is
+/// to [`HISTORY_MAX`] in the bonus's direction, so scores stay within it.
+fn gravity(h: &mut i32, bonus: i32) {
+    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    debug_assert!(h.abs() <= HISTORY_MAX);
 }
 
 fn from_to(m: Move) -> (usize, usize) {
@@ -27,6 +75,10 @@ impl History {
             butterfly: Box::new([[[0; 64]; 64]; 2]),
             counter: Box::new([[[None; 64]; 64]; 2]),
             killers: Box::new([[None; 2]; MAX_PLY + 2]),
+            continuation: vec![[0; PIECE_TO]; PIECE_TO]
+                .into_boxed_slice()
+                .try_into()
+                .expect("PIECE_TO rows"),
         }
     }
 
@@ -35,10 +87,32 @@ impl History {
         self.butterfly[turn as usize][f][t]
     }
 
+    /// A quiet move's ordering score: its butterfly score plus its
+    /// continuation scores after the moves one and two plies back.
+    pub fn quiet_score(&self, turn: Color, cont: Continuation, m: Move) -> i32 {
+        let column = piece_to(turn, m);
+        let follow_up = cont
+            .rows
+            .iter()
+            .flatten()
+            .map(|&row| i32::from(self.continuation[row as usize][column]))
+            .sum::<i32>();
+        self.score(turn, m) + follow_up
+    }
+
+    fn nudge_continuation(&mut self, turn: Color, cont: Continuation, m: Move, bonus: i32) {
+        let column = piece_to(turn, m);
+        for &row in cont.rows.iter().flatten() {
+            let entry = &mut self.continuation[row as usize][column];
+            let mut h = i32::from(*entry);
+            gravity(&mut h, bonus);
+            *entry = h as i16;
+        }
+    }
+
     fn nudge(&mut self, turn: Color, m: Move, bonus: i32) {
         let (f, t) = from_to(m);
-        let h = &mut self.butterfly[turn as usize][f][t];
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        gravity(&mut self.butterfly[turn as usize][f][t], bonus);
     }
 
     /// A quiet move caused a beta cutoff at `depth`: reward it, punish the
@@ -50,13 +124,15 @@ impl History {
         depth: i32,
         best: Move,
         tried: &[Move],
-        previous: Option<Move>,
+        cont: Continuation,
     ) {
-        let bonus = (depth * depth * 16).min(1600);
+        let bonus = cutoff_bonus(depth);
         self.nudge(turn, best, bonus);
+        self.nudge_continuation(turn, cont, best, bonus);
         for &m in tried {
             if m != best {
                 self.nudge(turn, m, -bonus);
+                self.nudge_continuation(turn, cont, m, -bonus);
             }
         }
         let killers = &mut self.killers[ply];
@@ -64,7 +140,7 @@ impl History {
             killers[1] = killers[0];
             killers[0] = Some(best);
         }
-        if let Some(prev) = previous {
+        if let Some(prev) = cont.one_back {
             let (f, t) = from_to(prev);
             self.counter[(!turn) as usize][f][t] = Some(best);
         }
@@ -137,14 +213,36 @@ mod tests {
         let moves = pos.legal_moves();
         let (good, bad) = (moves[0], moves[1]);
         let mut h = History::new();
-        h.record_cutoff(Color::White, 3, 6, good, &[bad, good], None);
+        h.record_cutoff(
+            Color::White,
+            3,
+            6,
+            good,
+            &[bad, good],
+            Continuation::default(),
+        );
         assert!(h.score(Color::White, good) > 0);
         assert!(h.score(Color::White, bad) < 0);
         assert_eq!(h.killers(3)[0], Some(good));
         for _ in 0..10_000 {
-            h.record_cutoff(Color::White, 3, 20, good, &[], None);
+            h.record_cutoff(Color::White, 3, 20, good, &[], Continuation::default());
         }
         assert!(h.score(Color::White, good) <= HISTORY_MAX);
+    }
+
+    #[test]
+    fn continuation_scores_follow_the_moves_before() {
+        let pos = Position::startpos();
+        let moves = pos.legal_moves();
+        let (reply, other, before, unrelated) = (moves[0], moves[1], moves[2], moves[3]);
+        let cont = Continuation::new(Color::White, Some(before), None);
+        let elsewhere = Continuation::new(Color::White, Some(unrelated), None);
+        let mut h = History::new();
+        h.record_cutoff(Color::White, 3, 6, reply, &[other], cont);
+        let butterfly = h.score(Color::White, reply);
+        assert!(h.quiet_score(Color::White, cont, reply) > butterfly);
+        assert_eq!(h.quiet_score(Color::White, elsewhere, reply), butterfly);
+        assert!(h.quiet_score(Color::White, cont, other) < h.score(Color::White, other));
     }
 
     #[test]
@@ -155,7 +253,14 @@ mod tests {
         let mut store = HistoryStore::new();
         let mut tables = store.take(2);
         assert_eq!(tables.len(), 2);
-        tables[1].record_cutoff(Color::White, 4, 6, good, &[], Some(previous));
+        tables[1].record_cutoff(
+            Color::White,
+            4,
+            6,
+            good,
+            &[],
+            Continuation::new(Color::White, Some(previous), None),
+        );
         store.put_back(tables);
 
         let tables = store.take(3);

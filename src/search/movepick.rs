@@ -7,7 +7,7 @@
 
 use shakmaty::{Chess, Move, MoveList, Role};
 
-use super::history::{HISTORY_MAX, History};
+use super::history::{Continuation, History, QUIET_SCORE_MAX};
 use super::see::{see_at_least, see_value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,7 +32,7 @@ const UNDERPROMOTION: i32 = -(1 << 26);
 const UNSCORED: i32 = i32::MIN;
 // The quiet stage takes the best score left as the best quiet: that needs
 // every quiet (history or underpromotion) above every losing capture.
-const _: () = assert!(BAD_CAPTURE + BAND <= UNDERPROMOTION && UNDERPROMOTION < -HISTORY_MAX);
+const _: () = assert!(BAD_CAPTURE + BAND <= UNDERPROMOTION && UNDERPROMOTION < -QUIET_SCORE_MAX);
 
 /// Captures and queen promotions: the moves quiescence looks at.
 pub fn is_tactical(m: Move) -> bool {
@@ -61,6 +61,8 @@ pub struct MovePicker {
     killers: [Option<Move>; 2],
     killer_index: usize,
     counter: Option<Move>,
+    /// The moves before this node, for the quiets' continuation scores.
+    continuation: Continuation,
     /// Quiescence: only winning or equal tactical moves, no quiet stages.
     tactical_only: bool,
     /// Set by the search once late quiet moves are pruned.
@@ -74,6 +76,7 @@ impl MovePicker {
         table_move: Option<Move>,
         killers: [Option<Move>; 2],
         counter: Option<Move>,
+        continuation: Continuation,
     ) -> MovePicker {
         MovePicker {
             stage: Stage::TableMove,
@@ -85,6 +88,7 @@ impl MovePicker {
             killers,
             killer_index: 0,
             counter,
+            continuation,
             tactical_only: false,
             skip_quiets: false,
         }
@@ -98,6 +102,7 @@ impl MovePicker {
             table_move.filter(|&m| is_tactical(m)),
             [None; 2],
             None,
+            Continuation::default(),
         );
         picker.tactical_only = true;
         picker
@@ -229,7 +234,7 @@ impl MovePicker {
                             self.scores[i] = if m.is_promotion() {
                                 UNDERPROMOTION
                             } else {
-                                history.score(turn, m)
+                                history.quiet_score(turn, self.continuation, m)
                             };
                         }
                     }
@@ -265,7 +270,13 @@ mod tests {
     fn all_moves(fen: &str, table: Option<&str>) -> (Vec<Move>, Position) {
         let pos = Position::from_fen(fen, false).unwrap();
         let tm = table.map(|t| pos.parse_uci(t).unwrap());
-        let mut picker = MovePicker::new(pos.legal_moves(), tm, [None; 2], None);
+        let mut picker = MovePicker::new(
+            pos.legal_moves(),
+            tm,
+            [None; 2],
+            None,
+            Continuation::default(),
+        );
         let history = History::new();
         let mut out = Vec::new();
         while let Some(m) = picker.next(pos.chess(), &history) {

@@ -123,8 +123,15 @@ search_params! {
     /// Late-move reduction table: (this / 100) + ln(depth)·ln(move) / (`lmr_divisor` / 100).
     lmr_base = 50, 0, 150, 10;
     lmr_divisor = 250, 150, 400, 15;
-    /// History score worth one ply less (or more) of late-move reduction.
+    /// Quiet score (butterfly plus continuation histories) worth one ply
+    /// less (or more) of late-move reduction.
     lmr_history_divisor = 6000, 2000, 16000, 500;
+    /// ProbCut from this depth on.
+    probcut_depth = 5, 3, 10, 1;
+    /// ProbCut looks for captures beating beta by this many centipawns...
+    probcut_margin = 200, 80, 400, 20;
+    /// ...in a search this many plies shallower.
+    probcut_reduction = 4, 2, 6, 1;
     /// Quiescence delta pruning: captures that cannot reach alpha even with
     /// this many centipawns to spare are skipped.
     delta_margin = 200, 50, 400, 20;
@@ -241,6 +248,9 @@ mod tests {
             ("lmr_base", 50),
             ("lmr_divisor", 250),
             ("lmr_history_divisor", 6000),
+            ("probcut_depth", 5),
+            ("probcut_margin", 200),
+            ("probcut_reduction", 4),
             ("delta_margin", 200),
             ("aspiration_delta", 20),
             ("aspiration_min_depth", 5),

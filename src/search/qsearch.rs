@@ -5,6 +5,7 @@
 
 use shakmaty::Move;
 
+use super::history::Continuation;
 use super::movepick::MovePicker;
 use super::params::delta_margin;
 use super::score::{DRAW, INFINITE, MAX_PLY, is_node_score, mated_in};
@@ -63,7 +64,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
 
         let tt_move = hit.and_then(|h| unpack_move(h.packed_move, &legal));
         let mut picker = if in_check {
-            MovePicker::new(legal, tt_move, [None; 2], None)
+            MovePicker::new(legal, tt_move, [None; 2], None, Continuation::default())
         } else {
             MovePicker::new_tactical(legal, tt_move)
         };

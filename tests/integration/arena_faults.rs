@@ -120,11 +120,15 @@ fn an_engine_that_dies_mid_game_fails_the_gate() {
     assert!(row[0] + row[1] > 0, "{stdout}");
 }
 
-/// A closed pawn wall across the board: no capture, no pawn move, the kings
-/// cannot cross, so every game from it is drawn by the fifty-move rule or
-/// repetition. The staged engine claims +9.00 for every move, so each draw
-/// counts as thrown away by it; that is reported but is no fault, so the
-/// gate passes.
+/// A closed pawn wall across the board: no capture, no pawn move, neither
+/// kings nor rooks can cross, so every game from it is drawn by the
+/// fifty-move rule or repetition. The staged engine claims +9.00 for every
+/// move, so each draw counts as thrown away by it; that is reported but is
+/// no fault, so the gate passes. The castling rights make the game long
+/// enough for five claims whatever the engines play: every first move of
+/// either side spends a right, and a position repeats only among positions
+/// with the same rights, so the third occurrence comes eight plies after the
+/// second side's first move at the earliest.
 #[test]
 fn a_draw_with_five_winning_scores_counts_as_drawn_ahead() {
     let dir = temp_dir("faults-drawn-ahead");
@@ -134,7 +138,11 @@ fn a_draw_with_five_winning_scores_counts_as_drawn_ahead() {
         &format!("'{TARPON}' | sed -u -E 's/score cp -?[0-9]+/score cp 900/'"),
     );
     let openings = dir.join("fortress.epd");
-    std::fs::write(&openings, "7k/8/2p1p1p1/1pPpPpPp/pP1P1P1P/P7/8/K7 w - -\n").unwrap();
+    std::fs::write(
+        &openings,
+        "r3k2r/8/2p1p1p1/1pPpPpPp/pP1P1P1P/P7/8/R3K2R w KQkq -\n",
+    )
+    .unwrap();
     let (ok, stdout) = match_from(&engine, &openings.to_string_lossy());
     std::fs::remove_dir_all(&dir).ok();
     assert!(ok, "{stdout}");
