@@ -66,9 +66,24 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             self.seldepth = self.seldepth.max(ply + 1);
         }
 
+        // Inside a singular-extension search one move is left out: the
+        // table's entry and the tablebases speak for the whole node, and the
+        // selectivity below assumes every move, so all of them stay out.
+        let excluded = self.stack[ply].excluded;
+        let inherited_doubles = if root {
+            0
+        } else {
+            self.stack[ply - 1].double_extensions
+        };
+        self.stack[ply].double_extensions = inherited_doubles;
+
         let key = self.pos.key();
-        let hit = self.shared.tt.probe(key, ply);
-        self.stats.tt_probes += 1;
+        let hit = if excluded.is_none() {
+            self.stats.tt_probes += 1;
+            self.shared.tt.probe(key, ply)
+        } else {
+            None
+        };
         self.stats.tt_hits += u64::from(hit.is_some());
         if let Some(h) = hit
             && !is_pv
@@ -79,13 +94,18 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         {
             return h.score;
         }
-        if let Some(score) = self.tb.probe(&self.pos, depth, ply) {
+        if excluded.is_none()
+            && let Some(score) = self.tb.probe(&self.pos, depth, ply)
+        {
             return score;
         }
 
         // Static evaluation, sharpened by the table's bound where it applies.
         let (static_eval, eval) = if in_check {
             (NO_EVAL, NO_EVAL)
+        } else if excluded.is_some() {
+            // The node's own search already evaluated this position.
+            (self.stack[ply].static_eval, self.stack[ply].static_eval)
         } else {
             self.evaluate_with_table(hit)
         };
@@ -97,7 +117,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                 || self.stack[ply - 2].static_eval == NO_EVAL
                 || static_eval > self.stack[ply - 2].static_eval);
 
-        if !is_pv && !in_check && !root {
+        if !is_pv && !in_check && !root && excluded.is_none() {
             // Reverse futility: far above beta with little depth left, assume it holds.
             if depth <= p::rfp_depth()
                 && eval - p::rfp_margin() * (depth - i32::from(improving)) >= beta
@@ -123,6 +143,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         if !is_pv
             && !in_check
             && !root
+            && excluded.is_none()
             && depth >= p::probcut_depth()
             && let Some(score) = self.probcut(&legal, tt_move, hit, beta, depth, ply, cut_node)
         {
@@ -133,7 +154,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         }
         // Internal iterative reduction: without a table move this node is
         // probably not worth its full depth; the next visit will have one.
-        if depth >= p::iir_depth() && tt_move.is_none() && !root {
+        if depth >= p::iir_depth() && tt_move.is_none() && !root && excluded.is_none() {
             depth -= 1;
         }
 
@@ -169,6 +190,9 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                     None => break,
                 }
             };
+            if Some(m) == excluded {
+                continue;
+            }
             let quiet = !is_tactical(m);
 
             // Shallow-depth pruning, only once a move has saved us from being mated.
@@ -202,6 +226,23 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                 }
             }
 
+            // Singular extension: is the table move much better than every other?
+            let mut singular_extension = None;
+            if let Some(h) = hit
+                && Some(m) == tt_move
+                && !root
+                && excluded.is_none()
+                && depth >= p::se_min_depth()
+                && (ply as i32) < 2 * self.root_depth
+            {
+                let double_allowed = !is_pv && i32::from(inherited_doubles) < p::se_double_max();
+                match self.singular(m, h, beta, depth, ply, cut_node, double_allowed) {
+                    Singular::Extend(plies) => singular_extension = Some(plies),
+                    Singular::MultiCut(score) => return score,
+                    Singular::Stopped => return 0,
+                }
+            }
+
             if root && self.is_main() {
                 self.report_current_move(m, root_index - self.pv_index);
             }
@@ -209,9 +250,13 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             moves_searched += 1;
             let gives_check = self.pos.is_check();
             // Check extension, bounded so perpetual checks cannot run away.
-            let extension = i32::from(
-                gives_check && (ply as i32) < p::check_ext_ply_factor() * self.root_depth,
-            );
+            let extension = match singular_extension {
+                Some(plies) if plies != 0 => plies,
+                _ => i32::from(
+                    gives_check && (ply as i32) < p::check_ext_ply_factor() * self.root_depth,
+                ),
+            };
+            self.stack[ply].double_extensions = inherited_doubles + u8::from(extension >= 2);
             let new_depth = depth - 1 + extension;
 
             let mut score;
@@ -287,8 +332,9 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             return if root { alpha } else { best_score.max(alpha) };
         }
         let bound = Bound::of_search(best_score, original_alpha, beta, best_move.is_some());
-        // MultiPV lines after the first exclude moves: their scores are not the node's.
-        if !(root && self.pv_index > 0) {
+        // MultiPV lines after the first exclude moves, and a singular search
+        // one: their scores are not the node's.
+        if !(root && self.pv_index > 0) && excluded.is_none() {
             self.shared.tt.store(
                 key,
                 ply,
@@ -300,6 +346,54 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             );
         }
         best_score
+    }
+
+    /// The singular-extension test of the table move `m`: a search of every
+    /// other move, half as deep, against a bound below the table's score.
+    /// If all fail low, `m` is singular and extended (twice when they fail
+    /// far below and `double_allowed`); if even that bound is beaten and it
+    /// lies above beta, several moves beat beta and the node is cut
+    /// (multi-cut); if the table's score beats beta, `m` is not alone in
+    /// doing so and is searched a ply shallower.
+    #[allow(clippy::too_many_arguments)]
+    fn singular(
+        &mut self,
+        m: Move,
+        h: TtHit,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+        double_allowed: bool,
+    ) -> Singular {
+        let trusted = h.depth >= depth - 3
+            && matches!(h.bound, Bound::Lower | Bound::Exact)
+            && !is_mate_score(h.score);
+        if !trusted {
+            return Singular::Extend(0);
+        }
+        let singular_beta = h.score - p::se_margin() * depth;
+        self.stack[ply].excluded = Some(m);
+        let score = self.negamax(
+            singular_beta - 1,
+            singular_beta,
+            (depth - 1) / 2,
+            ply,
+            cut_node,
+        );
+        self.stack[ply].excluded = None;
+        if self.stopped {
+            Singular::Stopped
+        } else if score < singular_beta {
+            let double = double_allowed && score < singular_beta - p::se_double_margin();
+            Singular::Extend(1 + i32::from(double))
+        } else if singular_beta >= beta {
+            Singular::MultiCut(singular_beta)
+        } else if h.score >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
     }
 
     /// ProbCut: a capture whose shallow search beats beta by a wide margin
@@ -417,4 +511,14 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         self.null_min_ply = 0;
         (!self.stopped && verified >= beta).then_some(score)
     }
+}
+
+/// What the singular-extension test decides for the table move.
+enum Singular {
+    /// Search it this many plies deeper (negative: shallower).
+    Extend(i32),
+    /// Several moves beat beta: the node fails high with this score.
+    MultiCut(i32),
+    /// Time ran out during the test.
+    Stopped,
 }

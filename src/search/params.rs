@@ -132,6 +132,15 @@ search_params! {
     probcut_margin = 200, 80, 400, 20;
     /// ...in a search this many plies shallower.
     probcut_reduction = 4, 2, 6, 1;
+    /// Singular extensions from this depth on.
+    se_min_depth = 7, 5, 10, 1;
+    /// The table move is singular when every other move fails below its
+    /// score less this many centipawns per ply of depth...
+    se_margin = 2, 1, 6, 1;
+    /// ...and is extended twice when they fail this far below that (off PV).
+    se_double_margin = 20, 5, 60, 5;
+    /// At most this many double extensions on one line.
+    se_double_max = 6, 2, 12, 1;
     /// Quiescence delta pruning: captures that cannot reach alpha even with
     /// this many centipawns to spare are skipped.
     delta_margin = 200, 50, 400, 20;
@@ -251,6 +260,10 @@ mod tests {
             ("probcut_depth", 5),
             ("probcut_margin", 200),
             ("probcut_reduction", 4),
+            ("se_min_depth", 7),
+            ("se_margin", 2),
+            ("se_double_margin", 20),
+            ("se_double_max", 6),
             ("delta_margin", 200),
             ("aspiration_delta", 20),
             ("aspiration_min_depth", 5),

@@ -71,6 +71,11 @@ pub struct PlyState {
     pub static_eval: i32,
     /// The move made at this ply (`None` for a null move or not yet).
     pub mv: Option<Move>,
+    /// The move a singular-extension search leaves out at this ply.
+    pub excluded: Option<Move>,
+    /// Double extensions on the path to this ply, capped so that they cannot
+    /// make a line arbitrarily long.
+    pub double_extensions: u8,
 }
 
 /// A thread's result at the end of an iteration it completed.
