@@ -138,15 +138,15 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         }
 
         let turn = self.pos.turn();
-        let previous = if root { None } else { self.stack[ply - 1].mv };
-        let killers = self.history.killers(ply);
-        let counter = self.history.counter_move(turn, previous);
+        let one_back = if root { None } else { self.stack[ply - 1].mv };
         let two_back = if ply >= 2 {
             self.stack[ply - 2].mv
         } else {
             None
         };
-        let continuation = Continuation::new(turn, previous, two_back);
+        let continuation = Continuation::new(turn, one_back, two_back);
+        let killers = self.history.killers(ply);
+        let counter = self.history.counter_move(turn, continuation);
         let mut picker = MovePicker::new(&mut legal, tt_move, killers, counter, continuation);
         let mut root_index = self.pv_index;
 

@@ -150,10 +150,9 @@ impl History {
         self.killers[ply]
     }
 
-    /// The remembered refutation of the opponent's `previous` move.
-    pub fn counter_move(&self, turn: Color, previous: Option<Move>) -> Option<Move> {
-        let prev = previous?;
-        let (f, t) = from_to(prev);
+    /// The remembered refutation of the opponent's last move.
+    pub fn counter_move(&self, turn: Color, cont: Continuation) -> Option<Move> {
+        let (f, t) = from_to(cont.one_back?);
         self.counter[(!turn) as usize][f][t]
     }
 }
@@ -250,24 +249,18 @@ mod tests {
         let pos = Position::startpos();
         let moves = pos.legal_moves();
         let (good, previous) = (moves[0], moves[1]);
+        let after_previous = Continuation::new(Color::White, Some(previous), None);
         let mut store = HistoryStore::new();
         let mut tables = store.take(2);
         assert_eq!(tables.len(), 2);
-        tables[1].record_cutoff(
-            Color::White,
-            4,
-            6,
-            good,
-            &[],
-            Continuation::new(Color::White, Some(previous), None),
-        );
+        tables[1].record_cutoff(Color::White, 4, 6, good, &[], after_previous);
         store.put_back(tables);
 
         let tables = store.take(3);
         assert_eq!(tables.len(), 3);
         assert!(tables[1].score(Color::White, good) > 0);
         assert_eq!(
-            tables[1].counter_move(Color::White, Some(previous)),
+            tables[1].counter_move(Color::White, after_previous),
             Some(good)
         );
         assert_eq!(tables[1].killers(4), [None, None]);
