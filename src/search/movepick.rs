@@ -255,7 +255,8 @@ impl<'a> MovePicker<'a> {
                     }
                 }
                 Stage::ScoreQuiets => {
-                    let turn = shakmaty::Position::turn(chess);
+                    let scorer =
+                        history.quiet_scorer(shakmaty::Position::turn(chess), self.continuation);
                     for i in self.done..self.moves.len() {
                         let m = self.moves[i];
                         if !is_tactical(m) {
@@ -263,7 +264,7 @@ impl<'a> MovePicker<'a> {
                             self.scores[i] = if m.is_promotion() {
                                 UNDERPROMOTION
                             } else {
-                                history.quiet_score(turn, self.continuation, m)
+                                scorer.score(m)
                             };
                         }
                     }
