@@ -153,8 +153,11 @@ impl<'a> MovePicker<'a> {
     /// Hands out `wanted` if it is still among the moves left.
     fn take_move(&mut self, wanted: Option<Move>) -> Option<Move> {
         let wanted = wanted?;
-        let i = (self.done..self.moves.len()).find(|&i| self.moves[i] == wanted)?;
-        Some(self.take(i))
+        // Target squares first: one byte against the enum's field by field.
+        let to = wanted.to();
+        let left = &self.moves[self.done..];
+        let i = left.iter().position(|&m| m.to() == to && m == wanted)?;
+        Some(self.take(self.done + i))
     }
 
     /// Hands out the best-scored move among `moves[done..end]` whose score
