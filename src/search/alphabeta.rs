@@ -6,7 +6,7 @@ use shakmaty::{Move, MoveList};
 
 use super::check::gives_check;
 use super::history::Continuation;
-use super::movepick::{MovePicker, is_tactical};
+use super::movepick::{MovePicker, is_tactical, tactical_moves};
 use super::params::{self as p, lmr_reduction};
 use super::score::{
     DRAW, INFINITE, MATE_BOUND, MAX_PLY, eval_can_judge, is_known_win, is_mate_score,
@@ -135,7 +135,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             }
         }
 
-        let legal = self.pos.legal_moves();
+        let mut legal = self.pos.legal_moves();
         if legal.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };
         }
@@ -145,7 +145,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             && !root
             && excluded.is_none()
             && depth >= p::probcut_depth()
-            && let Some(score) = self.probcut(&legal, tt_move, hit, beta, depth, ply, cut_node)
+            && let Some(score) = self.probcut(&legal, hit, beta, depth, ply, cut_node)
         {
             return score;
         }
@@ -159,16 +159,16 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         }
 
         let turn = self.pos.turn();
-        let previous = if root { None } else { self.stack[ply - 1].mv };
-        let killers = self.history.killers(ply);
-        let counter = self.history.counter_move(turn, previous);
+        let one_back = if root { None } else { self.stack[ply - 1].mv };
         let two_back = if ply >= 2 {
             self.stack[ply - 2].mv
         } else {
             None
         };
-        let continuation = Continuation::new(turn, previous, two_back);
-        let mut picker = MovePicker::new(legal, tt_move, killers, counter, continuation);
+        let continuation = Continuation::new(turn, one_back, two_back);
+        let killers = self.history.killers(ply);
+        let counter = self.history.counter_move(turn, continuation);
+        let mut picker = MovePicker::new(&mut legal, tt_move, killers, counter, continuation);
         let mut root_index = self.pv_index;
 
         let original_alpha = alpha;
@@ -400,11 +400,9 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
     /// (`probcut_margin`) would almost surely beat beta at full depth, so
     /// the node fails high. Captures are screened by SEE and by quiescence
     /// before the reduced search. Returns the cutoff score when it applies.
-    #[allow(clippy::too_many_arguments)]
     fn probcut(
         &mut self,
-        legal: &MoveList,
-        tt_move: Option<Move>,
+        legal: &[Move],
         hit: Option<TtHit>,
         beta: i32,
         depth: i32,
@@ -424,7 +422,9 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         }
         let static_eval = self.stack[ply].static_eval;
         let reduced = depth - p::probcut_reduction();
-        let mut picker = MovePicker::new_tactical(legal.clone(), tt_move);
+        let tt_move = hit.and_then(|h| unpack_move(h.packed_move, legal));
+        let mut tactical = tactical_moves(legal, tt_move);
+        let mut picker = MovePicker::new_tactical(&mut tactical, tt_move);
         while let Some(m) = picker.next(self.pos.chess(), &self.history) {
             if !see_at_least(self.pos.chess(), m, probcut_beta - static_eval) {
                 continue;

@@ -53,6 +53,28 @@ impl Continuation {
     }
 }
 
+/// The continuation row of a node with no move one or two plies back: adds
+/// nothing, so every quiet sums two rows without a branch.
+static NO_CONTINUATION: [i16; PIECE_TO] = [0; PIECE_TO];
+
+/// [`History::quiet_score`] for the quiet moves of one node: the side's
+/// butterfly table and the two continuation rows, found once.
+pub struct QuietScorer<'a> {
+    turn: Color,
+    butterfly: &'a [[i32; 64]; 64],
+    continuation_rows: [&'a [i16; PIECE_TO]; 2],
+}
+
+impl QuietScorer<'_> {
+    #[inline]
+    pub fn score(&self, m: Move) -> i32 {
+        let (f, t) = from_to(m);
+        let column = piece_to(self.turn, m);
+        let [one_back, two_back] = self.continuation_rows;
+        self.butterfly[f][t] + i32::from(one_back[column]) + i32::from(two_back[column])
+    }
+}
+
 /// What one cutoff at `depth` is worth to a history score.
 fn cutoff_bonus(depth: i32) -> i32 {
     (depth * depth * 16).min(1600)
@@ -90,14 +112,19 @@ impl History {
     /// A quiet move's ordering score: its butterfly score plus its
     /// continuation scores after the moves one and two plies back.
     pub fn quiet_score(&self, turn: Color, cont: Continuation, m: Move) -> i32 {
-        let column = piece_to(turn, m);
-        let follow_up = cont
-            .rows
-            .iter()
-            .flatten()
-            .map(|&row| i32::from(self.continuation[row as usize][column]))
-            .sum::<i32>();
-        self.score(turn, m) + follow_up
+        self.quiet_scorer(turn, cont).score(m)
+    }
+
+    /// The tables that score the quiet moves of one node, looked up once for
+    /// all of them.
+    pub fn quiet_scorer(&self, turn: Color, cont: Continuation) -> QuietScorer<'_> {
+        let row =
+            |row: Option<u16>| row.map_or(&NO_CONTINUATION, |r| &self.continuation[r as usize]);
+        QuietScorer {
+            turn,
+            butterfly: &self.butterfly[turn as usize],
+            continuation_rows: cont.rows.map(row),
+        }
     }
 
     fn nudge_continuation(&mut self, turn: Color, cont: Continuation, m: Move, bonus: i32) {
@@ -150,10 +177,9 @@ impl History {
         self.killers[ply]
     }
 
-    /// The remembered refutation of the opponent's `previous` move.
-    pub fn counter_move(&self, turn: Color, previous: Option<Move>) -> Option<Move> {
-        let prev = previous?;
-        let (f, t) = from_to(prev);
+    /// The remembered refutation of the opponent's last move.
+    pub fn counter_move(&self, turn: Color, cont: Continuation) -> Option<Move> {
+        let (f, t) = from_to(cont.one_back?);
         self.counter[(!turn) as usize][f][t]
     }
 }
@@ -250,24 +276,18 @@ mod tests {
         let pos = Position::startpos();
         let moves = pos.legal_moves();
         let (good, previous) = (moves[0], moves[1]);
+        let after_previous = Continuation::new(Color::White, Some(previous), None);
         let mut store = HistoryStore::new();
         let mut tables = store.take(2);
         assert_eq!(tables.len(), 2);
-        tables[1].record_cutoff(
-            Color::White,
-            4,
-            6,
-            good,
-            &[],
-            Continuation::new(Color::White, Some(previous), None),
-        );
+        tables[1].record_cutoff(Color::White, 4, 6, good, &[], after_previous);
         store.put_back(tables);
 
         let tables = store.take(3);
         assert_eq!(tables.len(), 3);
         assert!(tables[1].score(Color::White, good) > 0);
         assert_eq!(
-            tables[1].counter_move(Color::White, Some(previous)),
+            tables[1].counter_move(Color::White, after_previous),
             Some(good)
         );
         assert_eq!(tables[1].killers(4), [None, None]);

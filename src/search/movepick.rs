@@ -48,10 +48,36 @@ pub fn mvv_lva(m: Move) -> i32 {
     (victim + promo) * 8 - m.role() as i32
 }
 
-pub struct MovePicker {
+/// The tactical moves of `legal` in the order a tactical picker over all of
+/// `legal` meets them: the table move first (taken by swapping it with the
+/// first move), then the others as they come. A tactical picker over this
+/// shorter list hands out the same moves in the same order, so ProbCut need
+/// not copy the whole list, which the node's own picker still wants intact.
+pub fn tactical_moves(legal: &[Move], table_move: Option<Move>) -> MoveList {
+    let mut tactical = MoveList::new();
+    let table_index = table_move
+        .filter(|&m| is_tactical(m))
+        .and_then(|t| legal.iter().position(|&m| m == t));
+    let Some(t) = table_index else {
+        tactical.extend(legal.iter().copied().filter(|&m| is_tactical(m)));
+        return tactical;
+    };
+    tactical.push(legal[t]);
+    for i in 1..legal.len() {
+        let m = if i == t { legal[0] } else { legal[i] };
+        if is_tactical(m) {
+            tactical.push(m);
+        }
+    }
+    tactical
+}
+
+/// Borrows the node's move list rather than owning a copy: the list is
+/// reordered in place as moves are handed out.
+pub struct MovePicker<'a> {
     stage: Stage,
     /// The legal moves; `moves[..done]` have been handed out.
-    moves: MoveList,
+    moves: &'a mut [Move],
     scores: [i32; 256],
     done: usize,
     /// After scoring captures, `moves[done..tactical_end]` holds the tactical
@@ -69,15 +95,16 @@ pub struct MovePicker {
     pub skip_quiets: bool,
 }
 
-impl MovePicker {
+impl<'a> MovePicker<'a> {
     /// All legal moves of a main-search node.
     pub fn new(
-        legal: MoveList,
+        legal: &'a mut [Move],
         table_move: Option<Move>,
         killers: [Option<Move>; 2],
         counter: Option<Move>,
         continuation: Continuation,
-    ) -> MovePicker {
+    ) -> MovePicker<'a> {
+        debug_assert!(legal.len() <= 256, "more moves than scores");
         MovePicker {
             stage: Stage::TableMove,
             moves: legal,
@@ -96,7 +123,7 @@ impl MovePicker {
 
     /// Quiescence: the table move if tactical, then captures and queen
     /// promotions that do not lose material by SEE.
-    pub fn new_tactical(legal: MoveList, table_move: Option<Move>) -> MovePicker {
+    pub fn new_tactical(legal: &'a mut [Move], table_move: Option<Move>) -> MovePicker<'a> {
         let mut picker = MovePicker::new(
             legal,
             table_move.filter(|&m| is_tactical(m)),
@@ -109,12 +136,14 @@ impl MovePicker {
     }
 
     /// Hands out `moves[i]`, swapping it (and its score) to the front of
-    /// the moves left.
+    /// the moves left. Forced inline: every stage hands out through it, and
+    /// over a borrowed list LLVM stops inlining it on its own (+1.7 % Ir).
+    #[inline(always)]
     fn take(&mut self, i: usize) -> Move {
         let done = self.done;
         debug_assert!(done <= i && i < self.moves.len());
-        let m = self.moves[i];
-        self.moves[i] = self.moves[done];
+        let front = self.moves[done];
+        let m = std::mem::replace(&mut self.moves[i], front);
         self.moves[done] = m;
         self.scores.swap(done, i);
         self.done = done + 1;
@@ -124,8 +153,11 @@ impl MovePicker {
     /// Hands out `wanted` if it is still among the moves left.
     fn take_move(&mut self, wanted: Option<Move>) -> Option<Move> {
         let wanted = wanted?;
-        let i = (self.done..self.moves.len()).find(|&i| self.moves[i] == wanted)?;
-        Some(self.take(i))
+        // Target squares first: one byte against the enum's field by field.
+        let to = wanted.to();
+        let left = &self.moves[self.done..];
+        let i = left.iter().position(|&m| m.to() == to && m == wanted)?;
+        Some(self.take(self.done + i))
     }
 
     /// Hands out the best-scored move among `moves[done..end]` whose score
@@ -226,7 +258,8 @@ impl MovePicker {
                     }
                 }
                 Stage::ScoreQuiets => {
-                    let turn = shakmaty::Position::turn(chess);
+                    let scorer =
+                        history.quiet_scorer(shakmaty::Position::turn(chess), self.continuation);
                     for i in self.done..self.moves.len() {
                         let m = self.moves[i];
                         if !is_tactical(m) {
@@ -234,7 +267,7 @@ impl MovePicker {
                             self.scores[i] = if m.is_promotion() {
                                 UNDERPROMOTION
                             } else {
-                                history.quiet_score(turn, self.continuation, m)
+                                scorer.score(m)
                             };
                         }
                     }
@@ -270,13 +303,8 @@ mod tests {
     fn all_moves(fen: &str, table: Option<&str>) -> (Vec<Move>, Position) {
         let pos = Position::from_fen(fen, false).unwrap();
         let tm = table.map(|t| pos.parse_uci(t).unwrap());
-        let mut picker = MovePicker::new(
-            pos.legal_moves(),
-            tm,
-            [None; 2],
-            None,
-            Continuation::default(),
-        );
+        let mut legal = pos.legal_moves();
+        let mut picker = MovePicker::new(&mut legal, tm, [None; 2], None, Continuation::default());
         let history = History::new();
         let mut out = Vec::new();
         while let Some(m) = picker.next(pos.chess(), &history) {
@@ -305,5 +333,31 @@ mod tests {
         let names: Vec<String> = out.iter().map(|&m| pos.uci(m)).collect();
         assert_eq!(names[0], "c4d5");
         assert_eq!(names.last().unwrap(), "d2d5");
+    }
+
+    /// The moves a tactical picker hands out, in order.
+    fn tactical_order(moves: &mut [Move], table: Option<Move>, pos: &Position) -> Vec<Move> {
+        let history = History::new();
+        let mut picker = MovePicker::new_tactical(moves, table);
+        std::iter::from_fn(|| picker.next(pos.chess(), &history)).collect()
+    }
+
+    #[test]
+    fn the_tactical_list_picks_like_the_whole_list() {
+        // Between equal scores the order the moves come in decides. Here the
+        // knights' equal captures come after a quiet pawn move and before the
+        // rook's capture: taking the rook's as table move reorders them.
+        let equal_captures = "4k3/p7/8/8/3p4/1N3N2/7P/R3K3 w - - 0 1";
+        for fen in crate::bench::BENCH_FENS.lines().chain([equal_captures]) {
+            let pos = Position::from_fen(fen, false).unwrap();
+            let legal = pos.legal_moves();
+            let tables = std::iter::once(None).chain(legal.iter().map(|&m| Some(m)));
+            for table in tables {
+                let whole = tactical_order(&mut legal.clone(), table, &pos);
+                let mut tactical = tactical_moves(&legal, table);
+                let picked = tactical_order(&mut tactical, table, &pos);
+                assert_eq!(picked, whole, "{fen} {table:?}");
+            }
+        }
     }
 }

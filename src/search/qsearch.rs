@@ -57,16 +57,22 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             }
             alpha = alpha.max(best_score);
         }
-        let legal = self.pos.legal_moves();
+        let mut legal = self.pos.legal_moves();
         if legal.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };
         }
 
         let tt_move = hit.and_then(|h| unpack_move(h.packed_move, &legal));
         let mut picker = if in_check {
-            MovePicker::new(legal, tt_move, [None; 2], None, Continuation::default())
+            MovePicker::new(
+                &mut legal,
+                tt_move,
+                [None; 2],
+                None,
+                Continuation::default(),
+            )
         } else {
-            MovePicker::new_tactical(legal, tt_move)
+            MovePicker::new_tactical(&mut legal, tt_move)
         };
         let mut best_move: Option<Move> = None;
         while let Some(m) = picker.next(self.pos.chess(), &self.history) {
