@@ -227,17 +227,17 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             }
 
             // Singular extension: is the table move much better than every other?
-            let mut singular_extension = None;
+            let mut singular_extension = 0;
             if let Some(h) = hit
                 && Some(m) == tt_move
                 && !root
                 && excluded.is_none()
                 && depth >= p::se_min_depth()
-                && (ply as i32) < 2 * self.root_depth
+                && self.may_extend(ply)
             {
                 let double_allowed = !is_pv && i32::from(inherited_doubles) < p::se_double_max();
                 match self.singular(m, h, beta, depth, ply, cut_node, double_allowed) {
-                    Singular::Extend(plies) => singular_extension = Some(plies),
+                    Singular::Extend(plies) => singular_extension = plies,
                     Singular::MultiCut(score) => return score,
                     Singular::Stopped => return 0,
                 }
@@ -249,12 +249,11 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             self.make(ply, m);
             moves_searched += 1;
             let gives_check = self.pos.is_check();
-            // Check extension, bounded so perpetual checks cannot run away.
-            let extension = match singular_extension {
-                Some(plies) if plies != 0 => plies,
-                _ => i32::from(
-                    gives_check && (ply as i32) < p::check_ext_ply_factor() * self.root_depth,
-                ),
+            // Otherwise the check extension.
+            let extension = if singular_extension != 0 {
+                singular_extension
+            } else {
+                i32::from(gives_check && self.may_extend(ply))
             };
             self.stack[ply].double_extensions = inherited_doubles + u8::from(extension >= 2);
             let new_depth = depth - 1 + extension;
@@ -346,6 +345,12 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             );
         }
         best_score
+    }
+
+    /// Extensions stop beyond `check_ext_ply_factor` (2) times the root depth,
+    /// so perpetual checks and chains of singular moves cannot run away.
+    fn may_extend(&self, ply: usize) -> bool {
+        (ply as i32) < p::check_ext_ply_factor() * self.root_depth
     }
 
     /// The singular-extension test of the table move `m`: a search of every

@@ -115,8 +115,8 @@ search_params! {
     see_prune_depth = 6, 2, 10, 1;
     /// Captures losing more than this times depth by SEE are pruned.
     see_prune_margin = 100, 30, 200, 10;
-    /// Checks are extended while the ply is below this times the root depth,
-    /// so perpetual checks cannot extend the search without end.
+    /// Moves are extended (checks, singular moves) while the ply is below
+    /// this times the root depth, so extensions cannot run without end.
     check_ext_ply_factor = 2, 1, 4, 1;
     /// Late-move reductions from this depth on.
     lmr_min_depth = 3, 2, 6, 1;
