@@ -253,6 +253,11 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
     /// millisecond, even on a loaded machine) the thread
     /// publishes its count and looks at the clock and the stop flags.
     pub fn tick(&mut self) -> bool {
+        // A caller that searches on after a stop (ProbCut's search after
+        // its quiescence, say) must not count nodes past `go nodes N`.
+        if self.stopped {
+            return true;
+        }
         self.nodes += 1;
         if self.nodes & 255 == 0 {
             self.poll();
