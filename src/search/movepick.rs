@@ -72,6 +72,25 @@ pub fn tactical_moves(legal: &[Move], table_move: Option<Move>) -> MoveList {
     tactical
 }
 
+/// Arranges `tactical`, a node's tactical moves in the order of its full
+/// legal list, so that a tactical picker over it hands them out as one over
+/// the full list would. There, taking the table move swaps it with the
+/// list's first move, which joins the tactical moves only when it is one:
+/// when `first_legal` (asked only if it matters) is quiet, the table move
+/// goes first and the others keep their order.
+pub fn arrange_like_full_list(
+    tactical: &mut [Move],
+    table_move: Option<Move>,
+    first_legal: impl FnOnce() -> Option<Move>,
+) {
+    let Some(t) = table_move.and_then(|t| tactical.iter().position(|&m| m == t)) else {
+        return;
+    };
+    if t > 0 && !first_legal().is_some_and(is_tactical) {
+        tactical[..=t].rotate_right(1);
+    }
+}
+
 /// Borrows the node's move list rather than owning a copy: the list is
 /// reordered in place as moves are handed out.
 pub struct MovePicker<'a> {
@@ -340,6 +359,26 @@ mod tests {
         let history = History::new();
         let mut picker = MovePicker::new_tactical(moves, table);
         std::iter::from_fn(|| picker.next(pos.chess(), &history)).collect()
+    }
+
+    #[test]
+    fn the_arranged_tactical_moves_pick_like_the_whole_list() {
+        use crate::position::tactical::{first_legal_move, tactical_moves as generated};
+        for pos in crate::bench::positions_and_children() {
+            if pos.is_check() {
+                continue;
+            }
+            let legal = pos.legal_moves();
+            let tables = std::iter::once(None).chain(legal.iter().map(|&m| Some(m)));
+            for table in tables {
+                let whole = tactical_order(&mut legal.clone(), table, &pos);
+                let mut tactical = generated(pos.chess());
+                let table = table.filter(|t| tactical.contains(t));
+                arrange_like_full_list(&mut tactical, table, || first_legal_move(pos.chess()));
+                let picked = tactical_order(&mut tactical, table, &pos);
+                assert_eq!(picked, whole, "{pos:?} {table:?}");
+            }
+        }
     }
 
     #[test]
