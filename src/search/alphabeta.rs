@@ -4,7 +4,7 @@
 
 use shakmaty::{Move, MoveList};
 
-use super::check::gives_check;
+use super::check::CheckSquares;
 use super::history::Continuation;
 use super::movepick::{MovePicker, is_tactical, tactical_moves};
 use super::params::{self as p, lmr_reduction};
@@ -175,6 +175,8 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let mut best_score = -INFINITE;
         let mut best_move: Option<Move> = None;
         let mut quiets_tried = MoveList::new();
+        // Made when the first pruning candidate asks whether it checks.
+        let mut check_squares: Option<CheckSquares> = None;
         let mut moves_searched = 0usize;
 
         loop {
@@ -207,7 +209,11 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                         && eval + p::fp_base() + p::fp_margin() * depth <= alpha
                         && eval_can_judge(eval, alpha);
                     // Checks are kept: they are how mating attacks are found at low depth.
-                    if (late || futile) && !gives_check(self.pos.chess(), m) {
+                    if (late || futile)
+                        && !check_squares
+                            .get_or_insert_with(|| CheckSquares::new(self.pos.chess()))
+                            .gives_check(self.pos.chess(), m)
+                    {
                         continue;
                     }
                     if depth <= p::quiet_see_depth()
