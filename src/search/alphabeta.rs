@@ -16,6 +16,7 @@ use super::searcher::{NO_EVAL, Searcher};
 use super::see::see_at_least;
 use super::tt::{Bound, TtHit, bound_allows, pack_move, unpack_move};
 use crate::eval::Evaluator;
+use crate::position::movegen;
 
 impl<E: Evaluator> Searcher<'_, '_, E> {
     /// Draw by repetition (game history included), fifty moves or material.
@@ -135,7 +136,8 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             }
         }
 
-        let mut legal = self.pos.legal_moves();
+        let mut legal = MoveList::new();
+        movegen::legal_moves(self.pos.chess(), &mut legal);
         if legal.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };
         }

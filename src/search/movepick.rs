@@ -366,7 +366,7 @@ mod tests {
 
     #[test]
     fn the_arranged_tactical_moves_pick_like_the_whole_list() {
-        use crate::position::tactical::{first_legal_move, tactical_moves as generated};
+        use crate::position::movegen::{first_legal_move, tactical_moves as generated};
         for pos in crate::bench::positions_and_children() {
             if pos.is_check() {
                 continue;
@@ -375,7 +375,8 @@ mod tests {
             let tables = std::iter::once(None).chain(legal.iter().map(|&m| Some(m)));
             for table in tables {
                 let whole = tactical_order(&mut legal.clone(), table, &pos);
-                let mut tactical = generated(pos.chess());
+                let mut tactical = MoveList::new();
+                generated(pos.chess(), &mut tactical);
                 let table = table.filter(|t| tactical.contains(t));
                 arrange_like_full_list(&mut tactical, table, || first_legal_move(pos.chess()));
                 let picked = tactical_order(&mut tactical, table, &pos);

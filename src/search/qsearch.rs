@@ -3,7 +3,7 @@
 //! taken in the middle of an exchange. Captures that lose material by SEE are
 //! skipped; in check every evasion is searched.
 
-use shakmaty::Move;
+use shakmaty::{Move, MoveList};
 
 use super::history::Continuation;
 use super::movepick::{MovePicker, arrange_like_full_list};
@@ -13,7 +13,7 @@ use super::searcher::{NO_EVAL, Searcher};
 use super::see::{see_at_least, see_value};
 use super::tt::{Bound, bound_allows, pack_move, unpack_move};
 use crate::eval::Evaluator;
-use crate::position::tactical::{first_legal_move, tactical_moves};
+use crate::position::movegen::{first_legal_move, tactical_moves};
 
 impl<E: Evaluator> Searcher<'_, '_, E> {
     pub fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -62,11 +62,12 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         // and arranged as the full list would present them, they reach the
         // picker in the same order. (A quiet table move is not among them;
         // the tactical picker would drop it anyway.)
-        let mut moves = if in_check {
-            self.pos.legal_moves()
+        let mut moves = MoveList::new();
+        if in_check {
+            moves = self.pos.legal_moves();
         } else {
-            tactical_moves(self.pos.chess())
-        };
+            tactical_moves(self.pos.chess(), &mut moves);
+        }
         if moves.is_empty() && (in_check || first_legal_move(self.pos.chess()).is_none()) {
             return if in_check { mated_in(ply) } else { DRAW };
         }

@@ -1,24 +1,42 @@
-//! The moves quiescence searches when not in check, generated without the
-//! quiet ones: legal captures and queen promotions, listed in the order
-//! shakmaty's `legal_moves` lists them. The search's move ordering breaks
-//! ties by list order, so the same order keeps the same tree.
+//! Legal moves for the search, in the order shakmaty's `legal_moves` lists
+//! them (the search's move ordering breaks ties by list order, so the same
+//! order keeps the same tree), written into the caller's list rather than
+//! returned: a list returned by value is copied whole, which costs as much
+//! as a fifth of generating it.
 //!
-//! Also the first move of the full list (which tells whether any legal move
-//! exists, and whether the full list starts with a tactical move), found
-//! without generating the rest.
+//! Out of check there are also the moves quiescence searches alone
+//! (captures and queen promotions) and the first move of the full list
+//! (which tells whether any legal move exists, and whether the full list
+//! starts with a tactical move), each without generating the rest. In
+//! check, shakmaty generates the evasions.
 
 use std::ops::ControlFlow;
 
 use shakmaty::{
-    Bitboard, Chess, Color, File, Move, MoveList, Position as _, Role, Square, attacks,
+    Bitboard, CastlingSide, Chess, Color, File, Move, MoveList, Position as _, Role, Square,
+    attacks,
 };
 
-/// Captures (under-promotions that capture included) and queen promotions.
-/// Not for a side in check: evasions follow other rules.
-pub fn tactical_moves(chess: &Chess) -> MoveList {
+/// Every legal move, into `moves` (cleared first).
+pub fn legal_moves(chess: &Chess, moves: &mut MoveList) {
+    if chess.is_check() {
+        *moves = chess.legal_moves();
+    } else {
+        generate::<true>(chess, moves);
+    }
+}
+
+/// Captures (under-promotions that capture included) and queen promotions,
+/// into `moves` (cleared first). Not for a side in check.
+pub fn tactical_moves(chess: &Chess, moves: &mut MoveList) {
     debug_assert!(!chess.is_check(), "tactical_moves in check");
-    let mut moves = MoveList::new();
-    let _ = walk::<false>(chess, |m| {
+    generate::<false>(chess, moves);
+}
+
+/// The legal moves [`walk`] visits, in its order.
+fn generate<const QUIETS: bool>(chess: &Chess, moves: &mut MoveList) {
+    moves.clear();
+    let _ = walk::<QUIETS>(chess, |m| {
         moves.push(m);
         ControlFlow::Continue(())
     });
@@ -29,7 +47,6 @@ pub fn tactical_moves(chess: &Chess) -> MoveList {
     if blockers.any() || moves.first().is_some_and(|m| m.is_en_passant()) {
         moves.retain(|m| is_safe(chess, king, *m, blockers));
     }
-    moves
 }
 
 /// The first move of `legal_moves()`, or `None` when there is no legal
@@ -47,18 +64,17 @@ pub fn first_legal_move(chess: &Chess) -> Option<Move> {
     });
     match found {
         ControlFlow::Break(m) => Some(m),
-        // Castling comes last in the list and is not walked: with no other
-        // legal move (rare), ask shakmaty.
-        ControlFlow::Continue(()) => chess.legal_moves().first().copied(),
+        ControlFlow::Continue(()) => None,
     }
 }
 
 /// Visits the pseudo-legal moves of a side not in check in shakmaty's
-/// order, castling left out: en passant; pawn captures towards the a-file,
+/// order (castling legal already): en passant; pawn captures towards the a-file,
 /// then towards the h-file (plain before promoting); single pushes,
 /// promoting pushes, double pushes; then knights, bishops, rooks, queens
 /// and the king (to squares no enemy attacks), each piece's targets by
-/// square. Without `QUIETS`, only captures and queen promotions.
+/// square; castling king side, then queen side. Without `QUIETS`, only
+/// captures and queen promotions.
 #[inline(always)]
 fn walk<const QUIETS: bool>(
     chess: &Chess,
@@ -136,7 +152,42 @@ fn walk<const QUIETS: bool>(
             visit(normal(Role::King, king, to, None))?;
         }
     }
+    if QUIETS {
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            if let Some(rook) = legal_castling_rook(chess, king, side) {
+                visit(Move::Castle { king, rook })?;
+            }
+        }
+    }
     ControlFlow::Continue(())
+}
+
+/// The rook the king may castle with on `side` (not in check): the path
+/// is empty, and no square the king crosses or lands on is attacked, with
+/// king and rook lifted as castling lifts them (Chess960 included).
+fn legal_castling_rook(chess: &Chess, king: Square, side: CastlingSide) -> Option<Square> {
+    let turn = chess.turn();
+    let castles = chess.castles();
+    let rook = castles.rook(turn, side)?;
+    let board = chess.board();
+    let occupied = board.occupied();
+    if (castles.path(turn, side) & occupied).any() {
+        return None;
+    }
+    let attacked = |square, occupied| board.attacks_to(square, !turn, occupied).any();
+    let king_to = side.king_to(turn);
+    if attacked(king_to, occupied ^ king ^ rook ^ side.rook_to(turn)) {
+        return None;
+    }
+    let crossed = attacks::between(king, king_to).with(king);
+    let without_king = occupied ^ king;
+    if crossed
+        .into_iter()
+        .any(|square| attacked(square, without_king))
+    {
+        return None;
+    }
+    Some(rook)
 }
 
 /// shakmaty's order of promotions.
@@ -206,8 +257,8 @@ mod tests {
     use crate::search::movepick::is_tactical;
 
     /// Positions with en passant (pinned along a rank too), promotions,
-    /// pins, castling and a stalemate.
-    const SPECIAL_FENS: [&str; 7] = [
+    /// pins, castling (Chess960 too) and a stalemate.
+    const SPECIAL_FENS: [&str; 9] = [
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
         "8/8/8/K1pP3r/8/8/8/7k w - c6 0 2",
@@ -215,10 +266,12 @@ mod tests {
         "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
         "1r2k3/P1P5/8/8/8/8/1p1p4/R5K1 b - - 0 1",
         "k7/8/1Q6/8/8/8/8/7K b - - 0 1",
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        "1r2k1r1/8/8/8/8/8/8/R3K2R w KQ - 0 1",
     ];
 
     /// The bench and special positions and every position two plies after
-    /// each, those not in check.
+    /// each.
     fn positions() -> Vec<Chess> {
         let roots = crate::bench::BENCH_FENS
             .lines()
@@ -242,25 +295,38 @@ mod tests {
             }
             out.push(root);
         }
-        out.retain(|c| !c.is_check());
         out
+    }
+
+    fn not_in_check() -> impl Iterator<Item = Chess> {
+        positions().into_iter().filter(|c| !c.is_check())
+    }
+
+    #[test]
+    fn legal_moves_are_shakmatys_in_its_order() {
+        let mut generated = MoveList::new();
+        for chess in positions() {
+            legal_moves(&chess, &mut generated);
+            assert_eq!(generated, chess.legal_moves(), "{chess:?}");
+        }
     }
 
     #[test]
     fn tactical_moves_are_the_legal_ones_in_legal_order() {
-        for chess in positions() {
+        for chess in not_in_check() {
             let mut expected = chess.legal_moves();
             expected.retain(|m| is_tactical(*m));
-            assert_eq!(tactical_moves(&chess), expected, "{chess:?}");
+            let mut generated = MoveList::new();
+            tactical_moves(&chess, &mut generated);
+            assert_eq!(generated, expected, "{chess:?}");
         }
     }
 
     #[test]
     fn first_legal_move_heads_the_legal_list() {
-        let all = positions();
-        for chess in &all {
+        for chess in not_in_check() {
             let expected = chess.legal_moves().first().copied();
-            assert_eq!(first_legal_move(chess), expected, "{chess:?}");
+            assert_eq!(first_legal_move(&chess), expected, "{chess:?}");
         }
         let stalemate = Position::from_fen(SPECIAL_FENS[6], false).unwrap();
         assert_eq!(first_legal_move(stalemate.chess()), None);
