@@ -211,7 +211,24 @@ impl<'a> MovePicker<'a> {
     }
 
     /// The next move to try, or `None` when the node is exhausted.
+    ///
+    /// Most moves of a node are its quiets, handed out one by one: they
+    /// are served here, so the stage machine and the setup the compiler
+    /// hoists to its entry (a fifth of the picker's instructions when it
+    /// ran for every move) run only when a stage changes.
+    #[inline]
     pub fn next(&mut self, chess: &Chess, history: &History) -> Option<Move> {
+        if self.stage == Stage::Quiets
+            && !self.skip_quiets
+            && let Some(m) = self.take_best_quiet()
+        {
+            return Some(m);
+        }
+        self.next_by_stage(chess, history)
+    }
+
+    #[inline(never)]
+    fn next_by_stage(&mut self, chess: &Chess, history: &History) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::TableMove => {
