@@ -5,7 +5,7 @@
 //! valuable victim / least valuable attacker), the two killers, the
 //! counter-move, quiet moves by history, and last the losing captures.
 
-use shakmaty::{Chess, Move, MoveList, Role};
+use shakmaty::{Chess, Move, MoveList, Position as _, Role};
 
 use super::history::{Continuation, History, QUIET_SCORE_MAX};
 use super::see::{see_at_least, see_value};
@@ -169,9 +169,26 @@ impl<'a> MovePicker<'a> {
         m
     }
 
-    /// Hands out `wanted` if it is still among the moves left.
-    fn take_move(&mut self, wanted: Option<Move>) -> Option<Move> {
+    /// Hands out `wanted` if it is still among the moves left. Killers and
+    /// counter-moves come from other positions: one whose piece is not on
+    /// its square, or whose target does not hold what it captures, cannot
+    /// be in the list, and two board lookups spare the search for it.
+    fn take_move(&mut self, wanted: Option<Move>, chess: &Chess) -> Option<Move> {
         let wanted = wanted?;
+        if let Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            ..
+        } = wanted
+        {
+            let board = chess.board();
+            let turn = chess.turn();
+            if board.piece_at(from) != Some(role.of(turn)) || board.role_at(to) != capture {
+                return None;
+            }
+        }
         // Target squares first: one byte against the enum's field by field.
         let to = wanted.to();
         let left = &self.moves[self.done..];
@@ -233,7 +250,7 @@ impl<'a> MovePicker<'a> {
             match self.stage {
                 Stage::TableMove => {
                     self.stage = Stage::ScoreCaptures;
-                    if let Some(m) = self.take_move(self.table_move) {
+                    if let Some(m) = self.take_move(self.table_move, chess) {
                         return Some(m);
                     }
                     self.table_move = None;
@@ -281,7 +298,7 @@ impl<'a> MovePicker<'a> {
                         if self.skip_quiets || k.is_none_or(is_tactical) {
                             continue;
                         }
-                        if let Some(m) = self.take_move(k) {
+                        if let Some(m) = self.take_move(k, chess) {
                             return Some(m);
                         }
                     }
@@ -291,14 +308,13 @@ impl<'a> MovePicker<'a> {
                     self.stage = Stage::ScoreQuiets;
                     if !self.skip_quiets
                         && !self.counter.is_none_or(is_tactical)
-                        && let Some(m) = self.take_move(self.counter)
+                        && let Some(m) = self.take_move(self.counter, chess)
                     {
                         return Some(m);
                     }
                 }
                 Stage::ScoreQuiets => {
-                    let scorer =
-                        history.quiet_scorer(shakmaty::Position::turn(chess), self.continuation);
+                    let scorer = history.quiet_scorer(chess.turn(), self.continuation);
                     for i in self.done..self.moves.len() {
                         let m = self.moves[i];
                         if !is_tactical(m) {
