@@ -91,6 +91,31 @@ pub fn arrange_like_full_list(
     }
 }
 
+/// The highest of `scores` (`i32::MIN` if none). Baseline x86-64 has no
+/// packed maximum of 32-bit integers and emulates it in four instructions;
+/// with AVX2 (found at run time) one compares eight scores.
+fn best_score(scores: &[i32]) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { best_score_avx2(scores) };
+    }
+    best_score_portable(scores)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn best_score_avx2(scores: &[i32]) -> i32 {
+    best_score_portable(scores)
+}
+
+/// Inlined into each caller, so that it is compiled for the caller's
+/// instruction set.
+#[inline(always)]
+fn best_score_portable(scores: &[i32]) -> i32 {
+    scores.iter().copied().fold(i32::MIN, i32::max)
+}
+
 /// Borrows the node's move list rather than owning a copy: the list is
 /// reordered in place as moves are handed out.
 pub struct MovePicker<'a> {
@@ -219,7 +244,7 @@ impl<'a> MovePicker<'a> {
     /// an all-node the scans add up to the square of the quiets.
     fn take_best_quiet(&mut self) -> Option<Move> {
         let left = &self.scores[self.done..self.moves.len()];
-        let best_score = left.iter().copied().fold(i32::MIN, i32::max);
+        let best_score = best_score(left);
         if best_score < UNDERPROMOTION {
             return None;
         }
@@ -366,6 +391,16 @@ mod tests {
             out.push(m);
         }
         (out, pos)
+    }
+
+    #[test]
+    fn best_score_is_the_maximum() {
+        let scores: Vec<i32> = (0..40).map(|i| (i * 7919) % 101 - 50).collect();
+        for n in 0..=scores.len() {
+            let expected = scores[..n].iter().copied().max().unwrap_or(i32::MIN);
+            assert_eq!(best_score(&scores[..n]), expected, "{n}");
+            assert_eq!(best_score_portable(&scores[..n]), expected, "{n}");
+        }
     }
 
     #[test]
