@@ -8,6 +8,7 @@
 //! than reversing shakmaty's state by hand and cannot get the reversal wrong.
 
 mod changes;
+pub mod movegen;
 pub mod zobrist;
 
 use std::fmt;

@@ -4,7 +4,7 @@
 
 use shakmaty::{Move, MoveList};
 
-use super::check::gives_check;
+use super::check::CheckSquares;
 use super::history::Continuation;
 use super::movepick::{MovePicker, is_tactical, tactical_moves};
 use super::params::{self as p, lmr_reduction};
@@ -16,6 +16,7 @@ use super::searcher::{NO_EVAL, Searcher};
 use super::see::see_at_least;
 use super::tt::{Bound, TtHit, bound_allows, pack_move, unpack_move};
 use crate::eval::Evaluator;
+use crate::position::movegen;
 
 impl<E: Evaluator> Searcher<'_, '_, E> {
     /// Draw by repetition (game history included), fifty moves or material.
@@ -135,7 +136,8 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             }
         }
 
-        let mut legal = self.pos.legal_moves();
+        let mut legal = MoveList::new();
+        movegen::legal_moves(self.pos.chess(), &mut legal);
         if legal.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };
         }
@@ -175,6 +177,8 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let mut best_score = -INFINITE;
         let mut best_move: Option<Move> = None;
         let mut quiets_tried = MoveList::new();
+        // Made when the first pruning candidate asks whether it checks.
+        let mut check_squares: Option<CheckSquares> = None;
         let mut moves_searched = 0usize;
 
         loop {
@@ -207,7 +211,11 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                         && eval + p::fp_base() + p::fp_margin() * depth <= alpha
                         && eval_can_judge(eval, alpha);
                     // Checks are kept: they are how mating attacks are found at low depth.
-                    if (late || futile) && !gives_check(self.pos.chess(), m) {
+                    if (late || futile)
+                        && !check_squares
+                            .get_or_insert_with(|| CheckSquares::new(self.pos.chess()))
+                            .gives_check(self.pos.chess(), m)
+                    {
                         continue;
                     }
                     if depth <= p::quiet_see_depth()

@@ -1,8 +1,80 @@
 //! Whether a move gives check, decided from bitboards without playing it:
 //! the search asks for every quiet move it considers pruning.
 
-use shakmaty::{Bitboard, Chess, Move, Position as _, Role, attacks};
+use shakmaty::{Bitboard, Chess, Move, Position as _, Role, Square, attacks};
 
+/// What a node's moves need to tell checks, worked out once: the enemy
+/// king, the squares each kind of piece checks it from, and our pieces
+/// that alone block one of our sliders from it. The search asks about many
+/// moves of a node, so this pays from the second question on.
+pub struct CheckSquares {
+    king: Square,
+    /// Indexed by `Role as usize`; the king never gives check itself.
+    direct: [Bitboard; 7],
+    discoverers: Bitboard,
+}
+
+impl CheckSquares {
+    pub fn new(chess: &Chess) -> CheckSquares {
+        let board = chess.board();
+        let us = chess.turn();
+        let king = board.king_of(!us).expect("king in standard chess");
+        let occupied = board.occupied();
+        let diagonal = attacks::bishop_attacks(king, occupied);
+        let straight = attacks::rook_attacks(king, occupied);
+        let mut direct = [Bitboard(0); 7];
+        direct[Role::Pawn as usize] = attacks::pawn_attacks(!us, king);
+        direct[Role::Knight as usize] = attacks::knight_attacks(king);
+        direct[Role::Bishop as usize] = diagonal;
+        direct[Role::Rook as usize] = straight;
+        direct[Role::Queen as usize] = diagonal | straight;
+
+        let ours = board.by_color(us);
+        let snipers = (attacks::bishop_attacks(king, Bitboard(0)) & board.bishops_and_queens())
+            | (attacks::rook_attacks(king, Bitboard(0)) & board.rooks_and_queens());
+        let mut discoverers = Bitboard(0);
+        for sniper in snipers & ours {
+            let between = attacks::between(king, sniper) & occupied;
+            if !between.more_than_one() {
+                discoverers |= between & ours;
+            }
+        }
+        CheckSquares {
+            king,
+            direct,
+            discoverers,
+        }
+    }
+
+    /// Whether `m`, legal in `chess` (the position this was made for), gives
+    /// check. A piece that moves without promoting checks from its target
+    /// square (the square it leaves cannot open its own line: it would have
+    /// given check already) or by leaving a line it alone blocked.
+    pub fn gives_check(&self, chess: &Chess, m: Move) -> bool {
+        debug_assert_eq!(
+            chess.board().king_of(!chess.turn()),
+            Some(self.king),
+            "check squares of another position"
+        );
+        match m {
+            Move::Normal {
+                role,
+                from,
+                to,
+                promotion: None,
+                ..
+            } => {
+                self.direct[role as usize].contains(to)
+                    || (self.discoverers.contains(from) && !attacks::aligned(from, to, self.king))
+            }
+            _ => gives_check(chess, m),
+        }
+    }
+}
+
+/// Whether `m`, legal in `chess`, gives check: the board after it worked
+/// out in full. For a single move, and for the rare moves the squares above
+/// do not settle (promotions, en passant, castling).
 pub fn gives_check(chess: &Chess, m: Move) -> bool {
     let (from, to, role) = match m {
         Move::Normal {
@@ -48,6 +120,7 @@ mod tests {
     /// Agrees with playing the move on every legal move of varied positions.
     fn agrees_with_playing_each_move(pos: &Position) -> usize {
         let mut checks = 0;
+        let squares = CheckSquares::new(pos.chess());
         for m in pos.legal_moves() {
             let mut after = pos.chess().clone();
             after.play_unchecked(m);
@@ -55,6 +128,13 @@ mod tests {
                 gives_check(pos.chess(), m),
                 after.is_check(),
                 "{} {}",
+                pos.fen(),
+                pos.uci(m)
+            );
+            assert_eq!(
+                squares.gives_check(pos.chess(), m),
+                after.is_check(),
+                "check squares: {} {}",
                 pos.fen(),
                 pos.uci(m)
             );
@@ -72,6 +152,10 @@ mod tests {
             "4k3/1P6/8/8/8/8/6p1/4K2R b K - 0 1",
             "rnbqkb1r/pp1p1ppp/5n2/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 4",
             "3k4/8/8/3B4/8/8/3R4/3K4 w - - 0 1",
+            // A discovered check; promotions
+            // that check through the square they leave.
+            "4k3/8/8/4N3/8/8/1B2R3/K7 w - - 0 1",
+            "8/1P6/8/8/8/8/8/1k2K3 w - - 0 1",
         ];
         for fen in fens {
             agrees_with_playing_each_move(&Position::from_fen(fen, false).unwrap());

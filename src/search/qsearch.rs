@@ -3,16 +3,17 @@
 //! taken in the middle of an exchange. Captures that lose material by SEE are
 //! skipped; in check every evasion is searched.
 
-use shakmaty::Move;
+use shakmaty::{Move, MoveList};
 
 use super::history::Continuation;
-use super::movepick::MovePicker;
+use super::movepick::{MovePicker, arrange_like_full_list};
 use super::params::delta_margin;
 use super::score::{DRAW, INFINITE, MAX_PLY, is_node_score, mated_in};
 use super::searcher::{NO_EVAL, Searcher};
 use super::see::{see_at_least, see_value};
 use super::tt::{Bound, bound_allows, pack_move, unpack_move};
 use crate::eval::Evaluator;
+use crate::position::movegen::{first_legal_move, tactical_moves};
 
 impl<E: Evaluator> Searcher<'_, '_, E> {
     pub fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -57,22 +58,34 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             }
             alpha = alpha.max(best_score);
         }
-        let mut legal = self.pos.legal_moves();
-        if legal.is_empty() {
+        // Out of check only the tactical moves are wanted: generated alone
+        // and arranged as the full list would present them, they reach the
+        // picker in the same order. (A quiet table move is not among them;
+        // the tactical picker would drop it anyway.)
+        let mut moves = MoveList::new();
+        if in_check {
+            moves = self.pos.legal_moves();
+        } else {
+            tactical_moves(self.pos.chess(), &mut moves);
+        }
+        if moves.is_empty() && (in_check || first_legal_move(self.pos.chess()).is_none()) {
             return if in_check { mated_in(ply) } else { DRAW };
         }
 
-        let tt_move = hit.and_then(|h| unpack_move(h.packed_move, &legal));
+        let tt_move = hit.and_then(|h| unpack_move(h.packed_move, &moves));
+        if !in_check {
+            arrange_like_full_list(&mut moves, tt_move, || first_legal_move(self.pos.chess()));
+        }
         let mut picker = if in_check {
             MovePicker::new(
-                &mut legal,
+                &mut moves,
                 tt_move,
                 [None; 2],
                 None,
                 Continuation::default(),
             )
         } else {
-            MovePicker::new_tactical(&mut legal, tt_move)
+            MovePicker::new_tactical(&mut moves, tt_move)
         };
         let mut best_move: Option<Move> = None;
         while let Some(m) = picker.next(self.pos.chess(), &self.history) {
