@@ -254,6 +254,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             if root && self.is_main() {
                 self.report_current_move(m, root_index - self.pv_index);
             }
+            let nodes_before = self.nodes;
             self.make(ply, m);
             moves_searched += 1;
             let gives_check = self.pos.is_check();
@@ -302,7 +303,8 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             }
 
             if root {
-                self.record_root_score(m, score, alpha, moves_searched == 1, ply);
+                let nodes = self.nodes - nodes_before;
+                self.record_root_score(m, score, alpha, moves_searched == 1, ply, nodes);
             }
             if score > best_score {
                 best_score = score;

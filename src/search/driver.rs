@@ -57,12 +57,21 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                 prev_score: -INFINITE,
                 pv: vec![mv],
                 seldepth: 0,
+                nodes: 0,
             })
             .collect();
     }
 
     /// Called by the root node after searching move `m`.
-    pub fn record_root_score(&mut self, m: Move, score: i32, alpha: i32, first: bool, ply: usize) {
+    pub fn record_root_score(
+        &mut self,
+        m: Move,
+        score: i32,
+        alpha: i32,
+        first: bool,
+        ply: usize,
+        nodes: u64,
+    ) {
         let seldepth = self.seldepth;
         let child_pv: Vec<Move> = (ply + 1..self.pv_len[ply + 1])
             .map_while(|i| self.pv[ply + 1][i])
@@ -70,6 +79,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let Some(rm) = self.root_moves.iter_mut().find(|rm| rm.mv == m) else {
             return;
         };
+        rm.nodes += nodes;
         if first || score > alpha {
             rm.score = score;
             rm.seldepth = seldepth;
@@ -231,7 +241,9 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             return true;
         }
         let elapsed = timer.clock.elapsed_ms() as f64;
-        let soft = budget.soft_ms as f64 * soft_scale(changes, stable, drop);
+        let best_node_share = self.root_moves[0].nodes as f64 / self.nodes.max(1) as f64;
+        let soft =
+            budget.soft_ms as f64 * soft_scale(changes, stable, drop, best_node_share.min(1.0));
         // The next iteration takes a few times longer than this one: do not
         // start it when it could not finish within the soft limit.
         elapsed >= soft || (elapsed >= soft * 0.6 && !is_mate_score(score))

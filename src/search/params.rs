@@ -150,6 +150,12 @@ search_params! {
     aspiration_min_depth = 5, 2, 10, 1;
     /// A failed aspiration window grows by this percentage of its width.
     aspiration_growth = 46, 20, 150, 10;
+    /// Time management by the best move's share of the root's nodes: the
+    /// soft limit is scaled by (`tm_node_base` − share·100) · `tm_node_scale`
+    /// / 10 000, so a move that took nearly all the effort stops early and
+    /// one that shared it with rivals earns more time.
+    tm_node_base = 150, 100, 200, 5;
+    tm_node_scale = 135, 80, 200, 8;
 }
 
 /// Late-move reduction in plies for a move number at a depth: grows with the
@@ -269,6 +275,8 @@ mod tests {
             ("aspiration_delta", 22),
             ("aspiration_min_depth", 5),
             ("aspiration_growth", 46),
+            ("tm_node_base", 150),
+            ("tm_node_scale", 135),
         ];
         let table: Vec<(&str, i32)> = PARAMS.iter().map(|p| (p.name, p.default)).collect();
         assert_eq!(table, recorded);

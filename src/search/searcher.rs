@@ -52,6 +52,9 @@ pub struct RootMove {
     pub prev_score: i32,
     pub pv: Vec<Move>,
     pub seldepth: usize,
+    /// Nodes this thread has searched below this move since the `go`
+    /// began, for time management.
+    pub nodes: u64,
 }
 
 impl RootMove {

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use shakmaty::Color;
 
 use super::Limits;
+use super::params::{tm_node_base, tm_node_scale};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeBudget {
@@ -68,8 +69,19 @@ pub fn budget(limits: &Limits, turn: Color, overhead_ms: u64) -> Option<TimeBudg
 
 /// Scale for the soft limit from how the search is going: a best move that
 /// keeps changing earns more time, one that has stood for many iterations
-/// less; a falling score earns more.
-pub fn soft_scale(best_move_changes: f64, stable_iterations: u32, score_drop: i32) -> f64 {
+/// less; a falling score earns more; so does a best move that took a small
+/// share of the root's nodes (`best_node_share`, 0 to 1), because its rivals
+/// were hard to refute.
+pub fn soft_scale(
+    best_move_changes: f64,
+    stable_iterations: u32,
+    score_drop: i32,
+    best_node_share: f64,
+) -> f64 {
+    debug_assert!(
+        (0.0..=1.0).contains(&best_node_share),
+        "node share {best_node_share}"
+    );
     let instability = 1.0 + best_move_changes.min(3.0) * 0.35;
     let stability = match stable_iterations {
         0..=2 => 1.0,
@@ -77,7 +89,9 @@ pub fn soft_scale(best_move_changes: f64, stable_iterations: u32, score_drop: i3
         _ => 0.6,
     };
     let falling = 1.0 + (f64::from(score_drop.clamp(0, 100)) / 200.0);
-    (instability * stability * falling).clamp(0.4, 2.5)
+    let effort = (f64::from(tm_node_base()) - best_node_share * 100.0) * f64::from(tm_node_scale())
+        / 10_000.0;
+    (instability * stability * falling * effort).clamp(0.4, 2.5)
 }
 
 /// A running stopwatch that starts counting for time limits either at once or,
@@ -170,6 +184,19 @@ mod tests {
             ..Limits::default()
         };
         assert!(budget(&mt, Color::White, 10).unwrap().hard_ms > 1_000_000);
+    }
+
+    #[test]
+    fn a_best_move_that_took_most_nodes_gets_less_time() {
+        let settled = soft_scale(0.0, 0, 0, 0.95);
+        let contested = soft_scale(0.0, 0, 0, 0.3);
+        assert!(settled < 1.0 && contested > 1.0, "{settled} {contested}");
+        for share in [0.0, 0.5, 1.0] {
+            for changes in [0.0, 5.0] {
+                let s = soft_scale(changes, 7, 400, share);
+                assert!((0.4..=2.5).contains(&s), "{share} {changes}: {s}");
+            }
+        }
     }
 
     #[test]
