@@ -13,7 +13,7 @@
 use std::ops::ControlFlow;
 
 use shakmaty::{
-    Bitboard, CastlingSide, Chess, Color, File, Move, MoveList, Position as _, Role, Square,
+    Bitboard, Board, CastlingSide, Chess, Color, File, Move, MoveList, Position as _, Role, Square,
     attacks,
 };
 
@@ -41,7 +41,7 @@ fn generate<const QUIETS: bool>(chess: &Chess, moves: &mut MoveList) {
         ControlFlow::Continue(())
     });
     let king = king_square(chess);
-    let blockers = slider_blockers(chess, king);
+    let blockers = slider_blockers(chess.board(), chess.them(), king);
     // En-passant captures come first; they alone can uncover a check
     // without a pinned piece moving.
     if blockers.any() || moves.first().is_some_and(|m| m.is_en_passant()) {
@@ -54,7 +54,7 @@ fn generate<const QUIETS: bool>(chess: &Chess, moves: &mut MoveList) {
 pub fn first_legal_move(chess: &Chess) -> Option<Move> {
     debug_assert!(!chess.is_check(), "first_legal_move in check");
     let king = king_square(chess);
-    let blockers = slider_blockers(chess, king);
+    let blockers = slider_blockers(chess.board(), chess.them(), king);
     let found = walk::<true>(chess, |m| {
         if is_safe(chess, king, m, blockers) {
             ControlFlow::Break(m)
@@ -215,14 +215,15 @@ fn king_square(chess: &Chess) -> Square {
         .expect("king in standard chess")
 }
 
-/// Pieces (of either side) that alone stand between the king and an enemy
-/// slider: ours among them are pinned.
-fn slider_blockers(chess: &Chess, king: Square) -> Bitboard {
-    let board = chess.board();
+/// Pieces (of either side) that alone stand between `king` and one of
+/// `sliders`: with the king's enemies as sliders, its own pieces among them
+/// are pinned; with its enemies' own pieces, a move of one of those may
+/// uncover a check.
+pub fn slider_blockers(board: &Board, sliders: Bitboard, king: Square) -> Bitboard {
     let snipers = (attacks::rook_attacks(king, Bitboard(0)) & board.rooks_and_queens())
         | (attacks::bishop_attacks(king, Bitboard(0)) & board.bishops_and_queens());
     let mut blockers = Bitboard(0);
-    for sniper in snipers & chess.them() {
+    for sniper in snipers & sliders {
         let between = attacks::between(king, sniper) & board.occupied();
         if !between.more_than_one() {
             blockers |= between;

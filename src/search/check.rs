@@ -3,6 +3,8 @@
 
 use shakmaty::{Bitboard, Chess, Move, Position as _, Role, Square, attacks};
 
+use crate::position::movegen::slider_blockers;
+
 /// What a node's moves need to tell checks, worked out once: the enemy
 /// king, the squares each kind of piece checks it from, and our pieces
 /// that alone block one of our sliders from it. The search asks about many
@@ -30,15 +32,7 @@ impl CheckSquares {
         direct[Role::Queen as usize] = diagonal | straight;
 
         let ours = board.by_color(us);
-        let snipers = (attacks::bishop_attacks(king, Bitboard(0)) & board.bishops_and_queens())
-            | (attacks::rook_attacks(king, Bitboard(0)) & board.rooks_and_queens());
-        let mut discoverers = Bitboard(0);
-        for sniper in snipers & ours {
-            let between = attacks::between(king, sniper) & occupied;
-            if !between.more_than_one() {
-                discoverers |= between & ours;
-            }
-        }
+        let discoverers = slider_blockers(board, ours, king) & ours;
         CheckSquares {
             king,
             direct,

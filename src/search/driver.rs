@@ -242,8 +242,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         }
         let elapsed = timer.clock.elapsed_ms() as f64;
         let best_node_share = self.root_moves[0].nodes as f64 / self.nodes.max(1) as f64;
-        let soft =
-            budget.soft_ms as f64 * soft_scale(changes, stable, drop, best_node_share.min(1.0));
+        let soft = budget.soft_ms as f64 * soft_scale(changes, stable, drop, best_node_share);
         // The next iteration takes a few times longer than this one: do not
         // start it when it could not finish within the soft limit.
         elapsed >= soft || (elapsed >= soft * 0.6 && !is_mate_score(score))

@@ -13,7 +13,7 @@ use super::searcher::{NO_EVAL, Searcher};
 use super::see::{see_at_least, see_value};
 use super::tt::{Bound, bound_allows, pack_move, unpack_move};
 use crate::eval::Evaluator;
-use crate::position::movegen::{first_legal_move, tactical_moves};
+use crate::position::movegen::{first_legal_move, legal_moves, tactical_moves};
 
 impl<E: Evaluator> Searcher<'_, '_, E> {
     pub fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -64,7 +64,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         // the tactical picker would drop it anyway.)
         let mut moves = MoveList::new();
         if in_check {
-            moves = self.pos.legal_moves();
+            legal_moves(self.pos.chess(), &mut moves);
         } else {
             tactical_moves(self.pos.chess(), &mut moves);
         }
