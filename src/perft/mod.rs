@@ -2,10 +2,10 @@
 //! standard correctness check for move generation, make/unmake and the
 //! Zobrist key, and a speed test of them.
 //!
-//! The last ply is counted in bulk (the length of the legal move list) instead
-//! of being played. [`run`] spreads the work over threads and remembers subtree
-//! counts in a shared [`PerftTable`]; its counts depend on the Zobrist key
-//! being right, so it tests that too.
+//! The last ply is counted in bulk ([`movegen::count_legal_moves`], from
+//! target bitboards) instead of being played. [`run`] spreads the work over
+//! threads and remembers subtree counts in a shared [`PerftTable`]; its
+//! counts depend on the Zobrist key being right, so it tests that too.
 
 pub mod cli;
 mod table;
@@ -15,9 +15,9 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use shakmaty::{Move, Position as _};
+use shakmaty::{Move, MoveList, Position as _};
 
-use crate::position::Position;
+use crate::position::{Position, movegen};
 pub use table::PerftTable;
 
 /// Deepest perft accepted: counts from ordinary positions still fit in a u64,
@@ -215,27 +215,30 @@ impl Memo for PerftTable {
     }
 }
 
-/// Depth-first count on one thread. Depth-1 nodes are not looked up (their
-/// move count is cheaper to generate than a table probe is to fetch), so they
-/// need no key and no undo record: the last move is played on a plain copy,
-/// which saves a fifth of the time.
+/// Depth-first count on one thread. Depth-1 nodes are counted without
+/// building their moves, and are not looked up (their count is cheaper to
+/// make than a table probe is to fetch), so they need no key and no undo
+/// record: the last move is played on a plain copy, which saves a fifth of
+/// the time. Moves are generated into a list on the stack, not returned by
+/// value, which would copy the whole list.
 fn count<M: Memo>(pos: &mut Position, depth: u32, memo: &M) -> u64 {
     match depth {
         0 => 1,
-        1 => pos.legal_moves().len() as u64,
+        1 => movegen::count_legal_moves(pos.chess()) as u64,
         _ => {
             let key = pos.key();
             if let Some(n) = memo.probe(key, depth) {
                 return n;
             }
-            let moves = pos.legal_moves();
+            let mut moves = MoveList::new();
+            movegen::legal_moves(pos.chess(), &mut moves);
             let n = if depth == 2 {
                 moves
                     .iter()
                     .map(|&m| {
                         let mut child = pos.chess().clone();
                         child.play_unchecked(m);
-                        child.legal_moves().len() as u64
+                        movegen::count_legal_moves(&child) as u64
                     })
                     .sum()
             } else {

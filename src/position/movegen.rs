@@ -9,6 +9,9 @@
 //! (which tells whether any legal move exists, and whether the full list
 //! starts with a tactical move), each without generating the rest. In
 //! check, shakmaty generates the evasions.
+//!
+//! For perft, [`count_legal_moves`] counts the legal moves, in check or
+//! not, without building them.
 
 use std::ops::ControlFlow;
 
@@ -68,6 +71,64 @@ pub fn first_legal_move(chess: &Chess) -> Option<Move> {
     }
 }
 
+/// The number of legal moves, in check or not, counted from target
+/// bitboards without building a move (perft's last ply). Each piece's
+/// targets are cut to the squares that answer a check and, for a pinned
+/// piece, to the line through its king and pinner; en passant, which can
+/// uncover a check along the rank, is tried move by move.
+pub fn count_legal_moves(chess: &Chess) -> usize {
+    let board = chess.board();
+    let turn = chess.turn();
+    let king = king_square(chess);
+    let checkers = chess.checkers();
+    let king_moves = safe_king_targets(chess, king, !chess.us()).count();
+    if checkers.more_than_one() {
+        return king_moves;
+    }
+    // Out of check every square will do; in check, the other pieces must
+    // capture the checker or step between it and the king.
+    let answers_check = checkers.single_square().map_or(Bitboard::FULL, |checker| {
+        attacks::between(king, checker).with(checker)
+    });
+    let targets = !chess.us() & answers_check;
+    let pinned = slider_blockers(board, chess.them(), king) & chess.us();
+    let pin_line = |from| {
+        if pinned.contains(from) {
+            attacks::ray(king, from)
+        } else {
+            Bitboard::FULL
+        }
+    };
+
+    let mut count = king_moves;
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        for from in chess.our(role) {
+            let reach = attacks::attacks(from, role.of(turn), board.occupied());
+            count += (reach & targets & pin_line(from)).count();
+        }
+    }
+    let pawns = chess.our(Role::Pawn);
+    count += PawnTargets::of(chess, pawns & !pinned).count(targets);
+    for pawn in pawns & pinned {
+        count += PawnTargets::of(chess, pawn.into()).count(targets & pin_line(pawn));
+    }
+    if let Some(to) = chess.maybe_ep_square() {
+        let capturers = pawns & attacks::pawn_attacks(!turn, to);
+        count += capturers
+            .into_iter()
+            .filter(|&from| is_safe_en_passant(chess, king, from, to))
+            .count();
+    }
+    if checkers.is_empty() {
+        count += [CastlingSide::KingSide, CastlingSide::QueenSide]
+            .into_iter()
+            .filter(|&side| legal_castling_rook(chess, king, side).is_some())
+            .count();
+    }
+    debug_assert_eq!(count, chess.legal_moves().len(), "{chess:?}");
+    count
+}
+
 /// Visits the pseudo-legal moves of a side not in check in shakmaty's
 /// order (castling legal already): en passant; pawn captures towards the a-file,
 /// then towards the h-file (plain before promoting); single pushes,
@@ -97,9 +158,8 @@ fn walk<const QUIETS: bool>(
             visit(Move::EnPassant { from, to })?;
         }
     }
-    let pawns = chess.our(Role::Pawn);
-    for (edge, shift) in pawn_capture_shifts(turn) {
-        let captures = (pawns & !Bitboard::from_file(edge)).shift(shift) & chess.them();
+    let pawns = PawnTargets::of(chess, chess.our(Role::Pawn));
+    for (captures, shift) in pawns.captures {
         for to in captures & !Bitboard::BACKRANKS {
             visit(normal(Role::Pawn, offset(to, -shift), to, None))?;
         }
@@ -109,14 +169,13 @@ fn walk<const QUIETS: bool>(
             }
         }
     }
-    let forward = turn.fold_wb(8, -8);
-    let single = pawns.shift(forward) & !occupied;
+    let forward = pawns.forward;
     if QUIETS {
-        for to in single & !Bitboard::BACKRANKS {
+        for to in pawns.single & !Bitboard::BACKRANKS {
             visit(normal(Role::Pawn, offset(to, -forward), to, None))?;
         }
     }
-    for to in single & Bitboard::BACKRANKS {
+    for to in pawns.single & Bitboard::BACKRANKS {
         let promotions = if QUIETS {
             &PROMOTIONS[..]
         } else {
@@ -132,8 +191,7 @@ fn walk<const QUIETS: bool>(
         }
     }
     if QUIETS {
-        let fourth_rank = turn.fold_wb(Bitboard::SOUTH, Bitboard::NORTH);
-        for to in single.shift(forward) & fourth_rank & !occupied {
+        for to in pawns.double {
             visit(normal(Role::Pawn, offset(to, -2 * forward), to, None))?;
         }
     }
@@ -144,13 +202,9 @@ fn walk<const QUIETS: bool>(
             }
         }
     }
-    // Not in check, no slider sees through the king: the board as it is
-    // tells whether a square is attacked.
     let king = king_square(chess);
-    for to in attacks::king_attacks(king) & targets {
-        if board.attacks_to(to, !turn, occupied).is_empty() {
-            visit(normal(Role::King, king, to, None))?;
-        }
+    for to in safe_king_targets(chess, king, targets) {
+        visit(normal(Role::King, king, to, None))?;
     }
     if QUIETS {
         for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
@@ -188,6 +242,72 @@ fn legal_castling_rook(chess: &Chess, king: Square, side: CastlingSide) -> Optio
         return None;
     }
     Some(rook)
+}
+
+/// Where the king can step (within `targets`) without being attacked
+/// there. The king is lifted off the board first, so that a slider giving
+/// check also covers the squares behind the king.
+fn safe_king_targets(chess: &Chess, king: Square, targets: Bitboard) -> Bitboard {
+    let board = chess.board();
+    let without_king = board.occupied().without(king);
+    let mut safe = Bitboard::EMPTY;
+    for to in attacks::king_attacks(king) & targets {
+        if board.attacks_to(to, !chess.turn(), without_king).is_empty() {
+            safe.add(to);
+        }
+    }
+    safe
+}
+
+/// The squares some pawns move to (en passant aside), by kind of move,
+/// before any check for pins or checks.
+struct PawnTargets {
+    /// Captures towards the a-file, then towards the h-file, each with the
+    /// shift from origin to target.
+    captures: [(Bitboard, i32); 2],
+    /// Single pushes, promoting or not.
+    single: Bitboard,
+    double: Bitboard,
+    /// The shift of a single push.
+    forward: i32,
+}
+
+impl PawnTargets {
+    fn of(chess: &Chess, pawns: Bitboard) -> PawnTargets {
+        let turn = chess.turn();
+        let empty = !chess.board().occupied();
+        let captures = pawn_capture_shifts(turn).map(|(edge, shift)| {
+            let targets = (pawns & !Bitboard::from_file(edge)).shift(shift) & chess.them();
+            (targets, shift)
+        });
+        let forward = turn.fold_wb(8, -8);
+        let single = pawns.shift(forward) & empty;
+        // A second push from the third rank lands on the fourth, which is
+        // in the half of the board the pawns start in.
+        let fourth_rank = turn.fold_wb(Bitboard::SOUTH, Bitboard::NORTH);
+        let double = single.shift(forward) & fourth_rank & empty;
+        PawnTargets {
+            captures,
+            single,
+            double,
+            forward,
+        }
+    }
+
+    /// The moves to squares in `allowed`, a promotion counting once per
+    /// piece it can promote to.
+    fn count(&self, allowed: Bitboard) -> usize {
+        let with_promotions = |to: Bitboard| {
+            let to = to & allowed;
+            (to & !Bitboard::BACKRANKS).count()
+                + PROMOTIONS.len() * (to & Bitboard::BACKRANKS).count()
+        };
+        let [(towards_a, _), (towards_h, _)] = self.captures;
+        with_promotions(towards_a)
+            + with_promotions(towards_h)
+            + with_promotions(self.single)
+            + (self.double & allowed).count()
+    }
 }
 
 /// shakmaty's order of promotions.
@@ -238,17 +358,22 @@ fn is_safe(chess: &Chess, king: Square, m: Move, blockers: Bitboard) -> bool {
         Move::Normal { from, to, .. } => {
             !blockers.contains(from) || attacks::aligned(from, to, king)
         }
-        Move::EnPassant { from, to } => {
-            let board = chess.board();
-            let captured = Square::from_coords(to.file(), from.rank());
-            let occupied = board.occupied().toggled(from).toggled(captured).with(to);
-            board
-                .attacks_to(king, !chess.turn(), occupied)
-                .without(captured)
-                .is_empty()
-        }
+        Move::EnPassant { from, to } => is_safe_en_passant(chess, king, from, to),
         _ => true,
     }
+}
+
+/// Whether capturing en passant from `from` to `to` leaves the king safe,
+/// in check or not: the board after the capture is looked at whole, as
+/// two pawns leave a rank or diagonal at once.
+fn is_safe_en_passant(chess: &Chess, king: Square, from: Square, to: Square) -> bool {
+    let board = chess.board();
+    let captured = Square::from_coords(to.file(), from.rank());
+    let occupied = board.occupied().toggled(from).toggled(captured).with(to);
+    board
+        .attacks_to(king, !chess.turn(), occupied)
+        .without(captured)
+        .is_empty()
 }
 
 #[cfg(test)]
@@ -258,8 +383,10 @@ mod tests {
     use crate::search::movepick::is_tactical;
 
     /// Positions with en passant (pinned along a rank too), promotions,
-    /// pins, castling (Chess960 too) and a stalemate.
-    const SPECIAL_FENS: [&str; 9] = [
+    /// pins, castling (Chess960 too), a stalemate, checks answered by en
+    /// passant or by a double push, a pinned pawn that promotes by capturing
+    /// its pinner, and a double check.
+    const SPECIAL_FENS: [&str; 13] = [
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
         "8/8/8/K1pP3r/8/8/8/7k w - c6 0 2",
@@ -269,6 +396,10 @@ mod tests {
         "k7/8/1Q6/8/8/8/8/7K b - - 0 1",
         "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
         "1r2k1r1/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+        "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",
+        "7k/8/8/8/K6q/4P3/3P4/8 w - - 0 1",
+        "2b1k3/1P6/K7/8/8/8/8/8 w - - 0 1",
+        "k3r3/8/8/8/8/5n2/8/4K3 w - - 0 1",
     ];
 
     /// The bench and special positions and every position two plies after
@@ -309,6 +440,17 @@ mod tests {
         for chess in positions() {
             legal_moves(&chess, &mut generated);
             assert_eq!(generated, chess.legal_moves(), "{chess:?}");
+        }
+    }
+
+    #[test]
+    fn count_legal_moves_is_the_legal_list_length() {
+        for chess in positions() {
+            assert_eq!(
+                count_legal_moves(&chess),
+                chess.legal_moves().len(),
+                "{chess:?}"
+            );
         }
     }
 

@@ -13,6 +13,7 @@ mod endgame;
 mod epd_suites;
 mod explain_cli;
 mod explain_html;
+mod legal_move_count;
 mod nnue;
 mod nnue_screlu;
 mod nnue_uci;
