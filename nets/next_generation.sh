@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The next generation of nets in one run on one machine (docs/training.md):
 #   1. self-play of the current default net, one process a core, with the soft node limit;
-#   2. a net trained on the whole shared pool plus that new data, the best epoch on unseen games kept;
+#   2. a net trained on the whole shared pool plus that new data (the unseen games' loss is printed,
+#      but matches decide: it ranked generation 11's candidates backwards, nets/LEDGER.md);
 #   3. the candidate against the current default at 5000 nodes a move, colour-swapped pairs.
 # It changes nothing in the repository: the candidate, its data and the match report stay in WORK_DIR.
 #
@@ -11,7 +12,7 @@
 # Environment (defaults in brackets):
 #   MINUTES [120]  wall minutes of self-play    SEED [from the clock]  first datagen seed
 #   GAMES [400]    games of the final match     JOBS [all cores]       self-play processes
-#   TRAIN_ARGS     the training recipe [generation 10's fine-tune of the default net]
+#   TRAIN_ARGS     the training recipe [generation 11's: one epoch's fine-tune of the default net]
 # Run it again with the same WORK_DIR and SEED to resume: finished steps are skipped, datagen
 # appends to its files, and an unfinished training starts again (it takes minutes, not hours).
 set -euo pipefail
@@ -28,7 +29,7 @@ minutes=${MINUTES:-120}
 games=${GAMES:-400}
 jobs=${JOBS:-$(nproc)}
 seed=${SEED:-$(date +%s)}
-recipe=${TRAIN_ARGS:-"--init-from nets/default.nnue --epochs 4 --lr 3e-4 --gamma 0.5 --batch 4096"}
+recipe=${TRAIN_ARGS:-"--init-from nets/default.nnue --epochs 1 --lr 3e-4 --gamma 0.5 --batch 4096"}
 
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -72,17 +73,18 @@ for f in "$work"/pool/*.bin "$work"/selfplay-s*.bin; do
   esac
 done
 if [ ${#val[@]} -eq 0 ]; then
-  echo "no validation file (*val*) in $pool: the pool's unseen games are needed to keep the best epoch" >&2
+  echo "no validation file (*val*) in $pool: the pool's unseen games are needed to validate on" >&2
   exit 1
 fi
 
-# 2. Training. --keep-best (the best epoch on unseen games) rules out --resume: an interrupted
+# 2. Training. No --keep-best: the pool's unseen games were scored by the default net's own search,
+# which that net fits best, so their loss rejected generation 11 (+46 Elo). An interrupted
 # training starts again.
 candidate="$work/candidate.nnue"
 if [ ! -e "$work/train.done" ]; then
   # shellcheck disable=SC2086 # the recipe is a list of options
   nice -n 5 "$tarpon" train "${data[@]}" "${val[@]}" --out "$candidate" $recipe \
-    --lambda 1.0 --scale 200 --quantise-aware --keep-best --seed "$seed" --quiet
+    --lambda 1.0 --scale 200 --quantise-aware --seed "$seed" --quiet
   touch "$work/train.done"
 fi
 
