@@ -13,7 +13,7 @@
 #   MINUTES [120]  wall minutes of self-play    SEED [from the clock]  first datagen seed
 #   GAMES [400]    games of the final match     JOBS [all cores]       self-play processes
 #   TRAIN_ARGS     the training recipe [generation 13's: two epochs' fine-tune of the default net;
-#                  its --arch, --king-buckets and --hidden must match nets/default.nnue]
+#                  the architecture is the default net's, as the trainer takes it from --init-from]
 # Run it again with the same WORK_DIR and SEED to resume: finished steps are skipped, datagen
 # appends to its files, and an unfinished training starts again (it takes minutes, not hours).
 set -euo pipefail
@@ -30,7 +30,7 @@ minutes=${MINUTES:-120}
 games=${GAMES:-400}
 jobs=${JOBS:-$(nproc)}
 seed=${SEED:-$(date +%s)}
-recipe=${TRAIN_ARGS:-"--arch chess768 --king-buckets single --hidden 512 --buckets 8 --init-from nets/default.nnue --epochs 2 --lr 2e-4 --gamma 0.5 --batch 4096"}
+recipe=${TRAIN_ARGS:-"--init-from nets/default.nnue --epochs 2 --lr 2e-4 --gamma 0.5 --batch 4096"}
 
 cd "$(dirname "$0")/.."
 cargo build --release --quiet

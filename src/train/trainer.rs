@@ -53,28 +53,31 @@ pub struct TrainArgs {
     /// after every epoch that improves).
     #[arg(long)]
     pub out: PathBuf,
-    /// Architecture: feature set and head.
-    #[arg(long, value_enum, default_value = "halfkav2_hm")]
-    pub arch: Arch,
+    /// Architecture: feature set and head. Default: the `--init-from` net's
+    /// (the checkpoint's with `--resume`), else halfkav2_hm.
+    #[arg(long, value_enum)]
+    pub arch: Option<Arch>,
     /// King buckets of `--arch chess768`: `single` (one bucket, plain 768
     /// inputs mirrored), `ranks4` (the own king on rank 1, 2, 3–4 or 5–8,
     /// seen from its side), 8 comma-separated buckets by that rank
     /// (`ranks4` = `0,1,2,2,3,3,3,3`) or 32 for every square of files e–h
     /// after the mirror (index 4 × rank + file − 4). The table is stored in
-    /// the net, so the engine needs no change for a new layout.
-    #[arg(long, default_value = "ranks4", value_parser = KingBuckets::from_name)]
-    pub king_buckets: KingBuckets,
+    /// the net, so the engine needs no change for a new layout. Default: the
+    /// starting net's, else ranks4.
+    #[arg(long, value_parser = KingBuckets::from_name)]
+    pub king_buckets: Option<KingBuckets>,
     /// Feature-transformer neurons per perspective (a multiple of 16).
-    #[arg(long, default_value_t = 256)]
-    pub hidden: usize,
+    /// Default: the starting net's, else 256.
+    #[arg(long)]
+    pub hidden: Option<usize>,
     /// Sizes of the two dense hidden layers (not for `--arch chess768`).
     #[arg(long, num_args = 2, value_names = ["H1", "H2"], default_values_t = [32, 32])]
     pub layers: Vec<usize>,
     /// Output buckets: separate dense stacks chosen by the number of pieces
     /// on the board. With `--init-from` a one-bucket net, its stack is
-    /// copied into every bucket.
-    #[arg(long, default_value_t = 1)]
-    pub buckets: usize,
+    /// copied into every bucket. Default: the starting net's, else 1.
+    #[arg(long)]
+    pub buckets: Option<usize>,
     #[arg(long, default_value_t = 10)]
     pub epochs: usize,
     /// Adam learning rate.
@@ -138,18 +141,68 @@ pub struct TrainArgs {
 }
 
 impl TrainArgs {
+    /// `--arch`, or its default.
+    pub fn arch(&self) -> Arch {
+        self.arch.unwrap_or(Arch::HalfKAv2Hm)
+    }
+
+    /// `--hidden`, or its default.
+    pub fn hidden(&self) -> usize {
+        self.hidden.unwrap_or(256)
+    }
+
+    /// `--buckets`, or its default.
+    pub fn buckets(&self) -> usize {
+        self.buckets.unwrap_or(1)
+    }
+
     /// The feature set `--arch` (and `--king-buckets`) name.
     pub fn features(&self) -> FeatureSet {
-        match self.arch {
+        match self.arch() {
             Arch::HalfKP => FeatureSet::HalfKP,
             Arch::HalfKAv2Hm => FeatureSet::HalfKAv2Hm,
-            Arch::Chess768 => FeatureSet::Chess768(self.king_buckets),
+            Arch::Chess768 => {
+                FeatureSet::Chess768(self.king_buckets.unwrap_or(KingBuckets::RANKS4))
+            }
         }
+    }
+
+    /// The architecture options left out filled in from the net the run
+    /// starts from (the `--init-from` net, or the checkpoint with `--resume`),
+    /// so that fine-tuning the default net needs no options that restate it.
+    /// Options given stay as given; `initial_state` refuses a mismatch.
+    fn with_starting_architecture(&self) -> Result<TrainArgs, String> {
+        let start = if self.resume {
+            let path = self.checkpoint_path();
+            Some(
+                Checkpoint::load(&path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?
+                    .model,
+            )
+        } else if let Some(path) = &self.init_from {
+            let net = Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Some(Model::from_network(&net).map_err(|e| format!("{}: {e}", path.display()))?)
+        } else {
+            None
+        };
+        let mut args = self.clone();
+        if let Some(model) = start {
+            let (arch, king_buckets) = match model.features {
+                FeatureSet::HalfKP => (Arch::HalfKP, None),
+                FeatureSet::HalfKAv2Hm => (Arch::HalfKAv2Hm, None),
+                FeatureSet::Chess768(buckets) => (Arch::Chess768, Some(buckets)),
+            };
+            args.arch = args.arch.or(Some(arch));
+            args.king_buckets = args.king_buckets.or(king_buckets);
+            args.hidden = args.hidden.or(Some(model.half_dims));
+            args.buckets = args.buckets.or(Some(model.buckets()));
+        }
+        Ok(args)
     }
 
     /// The head `--arch` names.
     pub fn head(&self) -> Head {
-        match self.arch {
+        match self.arch() {
             Arch::HalfKP | Arch::HalfKAv2Hm => Head::Plain,
             Arch::Chess768 => Head::Screlu,
         }
@@ -200,6 +253,7 @@ pub fn run(args: TrainArgs) -> ExitCode {
 
 /// Trains as `args` say, writing the net and checkpoint after every epoch.
 pub fn train(args: &TrainArgs) -> Result<TrainReport, String> {
+    let args = &args.with_starting_architecture()?;
     validate(args)?;
     let threads = args.threads.unwrap_or_else(num_cores);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -214,19 +268,19 @@ fn num_cores() -> usize {
 }
 
 fn validate(args: &TrainArgs) -> Result<(), String> {
-    if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.hidden > 4096 {
+    if args.hidden() == 0 || !args.hidden().is_multiple_of(16) || args.hidden() > 4096 {
         return Err(format!(
             "--hidden {} must be a positive multiple of 16, at most 4096",
-            args.hidden
+            args.hidden()
         ));
     }
     if args.layers.len() != 2 || args.layers.iter().any(|&l| l == 0 || l > 1024) {
         return Err("--layers takes two sizes between 1 and 1024".into());
     }
-    if args.buckets == 0 || args.buckets > MAX_BUCKETS {
+    if args.buckets() == 0 || args.buckets() > MAX_BUCKETS {
         return Err(format!(
             "--buckets {} must be between 1 and {MAX_BUCKETS}",
-            args.buckets
+            args.buckets()
         ));
     }
     if args.batch == 0 {
@@ -292,8 +346,8 @@ fn initial_state(args: &TrainArgs) -> Result<Checkpoint, String> {
             Checkpoint::load(&checkpoint).map_err(|e| format!("{}: {e}", checkpoint.display()))?;
         if ck.model.features != args.features()
             || ck.model.head != args.head()
-            || ck.model.half_dims != args.hidden
-            || ck.model.buckets() != args.buckets
+            || ck.model.half_dims != args.hidden()
+            || ck.model.buckets() != args.buckets()
         {
             return Err(format!(
                 "{} holds a {} net with {} neurons and {} output buckets, not --arch {:?} --hidden {} --buckets {} (and --king-buckets)",
@@ -301,9 +355,9 @@ fn initial_state(args: &TrainArgs) -> Result<Checkpoint, String> {
                 describe(ck.model.features),
                 ck.model.half_dims,
                 ck.model.buckets(),
-                args.arch,
-                args.hidden,
-                args.buckets
+                args.arch(),
+                args.hidden(),
+                args.buckets()
             ));
         }
         return Ok(ck);
@@ -322,26 +376,26 @@ fn initial_state(args: &TrainArgs) -> Result<Checkpoint, String> {
             };
             if model.features != args.features()
                 || model.head != args.head()
-                || model.half_dims != args.hidden
+                || model.half_dims != args.hidden()
             {
                 return Err(mismatch());
             }
-            if model.buckets() == args.buckets {
+            if model.buckets() == args.buckets() {
                 model
             } else {
-                model.with_buckets(args.buckets).ok_or_else(mismatch)?
+                model.with_buckets(args.buckets()).ok_or_else(mismatch)?
             }
         }
         None => match args.head() {
-            Head::Screlu => Model::random_screlu(args.features(), args.hidden, args.seed),
+            Head::Screlu => Model::random_screlu(args.features(), args.hidden(), args.seed),
             Head::Plain | Head::Stockfish15 => Model::random(
                 args.features(),
-                args.hidden,
+                args.hidden(),
                 [args.layers[0], args.layers[1]],
                 args.seed,
             ),
         }
-        .with_buckets(args.buckets)
+        .with_buckets(args.buckets())
         .expect("a fresh model has one bucket"),
     };
     Ok(Checkpoint {
@@ -813,8 +867,8 @@ mod tests {
             out.as_os_str(),
         ];
         let mut args = <Command as clap::Parser>::parse_from(argv).args;
-        args.arch = arch;
-        args.hidden = 32;
+        args.arch = Some(arch);
+        args.hidden = Some(32);
         args.layers = vec![32, 32];
         args.epochs = 12;
         args.batch = 256;
@@ -1042,7 +1096,7 @@ mod tests {
                 "{arch:?}: the resumed run ended elsewhere"
             );
             // A checkpoint of another king bucket layout is refused.
-            args.king_buckets = KingBuckets::SINGLE;
+            args.king_buckets = Some(KingBuckets::SINGLE);
             if arch == Arch::Chess768 {
                 assert!(train(&args).unwrap_err().contains("holds a"));
             }
@@ -1050,10 +1104,45 @@ mod tests {
     }
 
     #[test]
+    fn fine_tune_without_options_takes_the_starting_nets_architecture() {
+        let dir = temp_dir("init-from");
+        write_data(&dir.join("data.bin"), &material_positions(400, 9));
+        let mut parent = small_args(&dir, Arch::Chess768);
+        parent.king_buckets = Some(KingBuckets::SINGLE);
+        parent.buckets = Some(2);
+        parent.epochs = 1;
+        let parent_model = train(&parent).unwrap().model;
+        let parent_net = dir.join("parent.nnue");
+        std::fs::rename(&parent.out, &parent_net).unwrap();
+
+        let mut child = small_args(&dir, Arch::Chess768);
+        (child.arch, child.hidden, child.king_buckets, child.buckets) = (None, None, None, None);
+        child.init_from = Some(parent_net.clone());
+        child.epochs = 1;
+        let model = train(&child).unwrap().model;
+        assert_eq!(model.features, FeatureSet::Chess768(KingBuckets::SINGLE));
+        assert_eq!(model.head, Head::Screlu);
+        assert_eq!(model.half_dims, parent_model.half_dims);
+        assert_eq!(model.buckets(), 2);
+
+        // With --resume and no options, the checkpoint's architecture.
+        child.epochs = 2;
+        child.init_from = None;
+        child.resume = true;
+        assert_eq!(train(&child).unwrap().model.buckets(), 2);
+
+        // An option given that contradicts the net is still refused.
+        child.resume = false;
+        child.init_from = Some(parent_net);
+        child.hidden = Some(48);
+        assert!(train(&child).unwrap_err().contains("pass the matching"));
+    }
+
+    #[test]
     fn bad_arguments_are_refused() {
         let dir = temp_dir("bad");
         let mut args = small_args(&dir, Arch::HalfKP);
-        args.hidden = 30;
+        args.hidden = Some(30);
         assert!(train(&args).unwrap_err().contains("--hidden"));
         let mut args = small_args(&dir, Arch::HalfKP);
         args.data = vec![dir.join("missing.bin")];
