@@ -48,8 +48,9 @@ impl EvalChoice {
 /// The search calls `reset` at the root, then for every `Position::make` a
 /// `push` with the changes that move returned (after the move is made), for
 /// every null move `push_null`, and for every `unmake` a `pop`. `evaluate`
-/// may be called at any node; an evaluator may defer its incremental work
-/// until then (NNUE accumulators do).
+/// may be called at any node; an evaluator may do its incremental work in
+/// `push` or defer it until then (NNUE does it in `push`, where it overlaps
+/// the hash-table load the search starts next).
 pub trait Evaluator: Send {
     /// Start from scratch at `pos` (search root, `ucinewgame`, new position).
     fn reset(&mut self, pos: &Position);

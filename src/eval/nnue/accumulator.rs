@@ -1,8 +1,8 @@
 //! The accumulator stack: the feature transformer's output for both
 //! perspectives at every ply of the current search path.
 //!
-//! Updates are lazy. `push` only records the move's piece changes; when a
-//! ply is evaluated, each perspective walks back to the nearest ply whose
+//! `push` only records the move's piece changes (the NNUE evaluator reads
+//! the new ply at once, but other callers may not); when a ply is read, each perspective walks back to the nearest ply whose
 //! accumulator is already computed and replays the changes from there (one
 //! pass over the accumulator per move). If the walk meets a move of that
 //! perspective's own king to another king slot (another square for the

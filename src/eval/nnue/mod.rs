@@ -112,8 +112,14 @@ impl Evaluator for NnueEvaluator {
         self.stack.reset(pos.chess().board());
     }
 
-    fn push(&mut self, _pos: &Position, changes: &PieceChanges) {
+    fn push(&mut self, pos: &Position, changes: &PieceChanges) {
         self.stack.push(changes);
+        // Brought up to date now rather than at the first `evaluate`: the
+        // search's next step is a hash-table probe whose bucket `make` has
+        // just prefetched, and this work hides that load (3.4 % more bench
+        // NPS, same tree; docs/measurements.md).
+        self.stack
+            .current(&self.net, self.kernels, pos.chess().board());
     }
 
     fn push_null(&mut self) {
