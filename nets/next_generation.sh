@@ -30,6 +30,11 @@ minutes=${MINUTES:-120}
 games=${GAMES:-400}
 jobs=${JOBS:-$(nproc)}
 seed=${SEED:-$(date +%s)}
+# timeout takes 0 as "no limit", so zero minutes would mean self-play without end.
+if ! [[ $minutes =~ ^[0-9]+$ ]] || [ "$minutes" -lt 1 ]; then
+  echo "MINUTES must be a whole number of minutes, at least 1 (got $minutes)" >&2
+  exit 2
+fi
 recipe=${TRAIN_ARGS:-"--init-from nets/default.nnue --epochs 2 --lr 2e-4 --gamma 0.5 --batch 4096"}
 
 cd "$(dirname "$0")/.."
