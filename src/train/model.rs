@@ -16,7 +16,7 @@
 
 use shakmaty::{Color, Piece, Square};
 
-use crate::eval::nnue::features::CHESS768_PER_BUCKET;
+use crate::eval::nnue::features::{CHESS768_PER_BUCKET, KingBuckets};
 use crate::eval::nnue::layers::{
     Affine, FeatureTransformer, SCRELU_WEIGHT_ONE, STOCKFISH_OUTPUT_SCALE, ScreluOutput,
 };
@@ -189,6 +189,26 @@ impl Model {
 
     pub fn buckets(&self) -> usize {
         self.layers.len() / self.stack_layers()
+    }
+
+    /// A one-king-bucket Chess768 model spread over the king buckets
+    /// `buckets`: its weights become the factoriser rows, which every bucket
+    /// shares, and the buckets' own rows start at zero, so the new model
+    /// computes exactly what this one does and fine-tuning learns only how
+    /// the buckets differ. None from any other model.
+    pub fn with_king_buckets(self, buckets: KingBuckets) -> Option<Model> {
+        let target = FeatureSet::Chess768(buckets);
+        if self.features != FeatureSet::Chess768(KingBuckets::SINGLE) || factor_width(target) == 0 {
+            return None;
+        }
+        debug_assert_eq!(self.ft_weights.len(), CHESS768_PER_BUCKET * self.half_dims);
+        let mut ft_weights = vec![0.0; target.dimensions() * self.half_dims];
+        ft_weights.extend_from_slice(&self.ft_weights);
+        Some(Model {
+            features: target,
+            ft_weights,
+            ..self
+        })
     }
 
     /// Dense layers per output bucket.
@@ -942,6 +962,39 @@ mod tests {
 
     /// The quantisation-aware pass computes exactly what the engine does with
     /// the exported net, on both feature sets and both sides to move.
+    #[test]
+    fn spreading_over_king_buckets_keeps_the_output() {
+        use crate::eval::nnue::Kernels;
+        let single = FeatureSet::Chess768(KingBuckets::SINGLE);
+        let mut parent = Model::random_screlu(single, 32, 5);
+        parent.ft_weights.iter_mut().for_each(|w| *w *= 8.0);
+        let spread = parent
+            .clone()
+            .with_king_buckets(KingBuckets::RANKS4)
+            .unwrap();
+        assert_eq!(spread.features, FeatureSet::Chess768(KingBuckets::RANKS4));
+        let (a, b) = (
+            parent.quantise(String::new()).unwrap(),
+            spread.quantise(String::new()).unwrap(),
+        );
+        // Kings on every rank group, so every bucket is read.
+        for fen in [
+            "4k3/8/8/8/8/8/8/R3K2Q w Q - 0 1",
+            "8/8/8/8/3k4/8/1K6/R6Q b - - 0 1",
+            "8/2p5/8/2k5/8/1K6/8/R6Q w - - 0 1",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5NK1/PPPP1PPP/RNBQ3R w kq - 4 4",
+        ] {
+            let pos = board(fen);
+            let raw =
+                |net: &Network| net.raw_output_board(Kernels::scalar(), pos.board(), pos.turn());
+            assert_eq!(raw(&a), raw(&b), "{fen}");
+        }
+        // Only a one-king-bucket Chess768 model spreads.
+        assert!(spread.with_king_buckets(KingBuckets::RANKS4).is_none());
+        let halfka = Model::random(FeatureSet::HalfKAv2Hm, 32, [8, 8], 1);
+        assert!(halfka.with_king_buckets(KingBuckets::RANKS4).is_none());
+    }
+
     #[test]
     fn quantised_forward_is_the_engine_output() {
         use crate::eval::nnue::Kernels;

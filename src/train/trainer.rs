@@ -63,7 +63,8 @@ pub struct TrainArgs {
     /// (`ranks4` = `0,1,2,2,3,3,3,3`) or 32 for every square of files e–h
     /// after the mirror (index 4 × rank + file − 4). The table is stored in
     /// the net, so the engine needs no change for a new layout. Default: the
-    /// starting net's, else ranks4.
+    /// starting net's, else ranks4. With `--init-from` a one-bucket net,
+    /// its weights are shared by every bucket at the start.
     #[arg(long, value_parser = KingBuckets::from_name)]
     pub king_buckets: Option<KingBuckets>,
     /// Feature-transformer neurons per perspective (a multiple of 16).
@@ -365,15 +366,20 @@ fn initial_state(args: &TrainArgs) -> Result<Checkpoint, String> {
     let model = match &args.init_from {
         Some(path) => {
             let net = Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let model =
+            let mut model =
                 Model::from_network(&net).map_err(|e| format!("{}: {e}", path.display()))?;
             let mismatch = || {
                 format!(
-                    "{} is a {} net; pass the matching --arch, --hidden and --buckets (or --buckets N to split a one-bucket net)",
+                    "{} is a {} net; pass the matching --arch, --hidden and --buckets (or --buckets N to split a one-bucket net, --king-buckets to spread a one-king-bucket Chess768 net)",
                     path.display(),
                     net.architecture()
                 )
             };
+            if let FeatureSet::Chess768(buckets) = args.features()
+                && model.features != args.features()
+            {
+                model = model.with_king_buckets(buckets).ok_or_else(mismatch)?;
+            }
             if model.features != args.features()
                 || model.head != args.head()
                 || model.half_dims != args.hidden()
@@ -1131,8 +1137,18 @@ mod tests {
         child.resume = true;
         assert_eq!(train(&child).unwrap().model.buckets(), 2);
 
-        // An option given that contradicts the net is still refused.
+        // --king-buckets spreads the one-bucket parent over four buckets.
         child.resume = false;
+        child.init_from = Some(parent_net.clone());
+        child.king_buckets = Some(KingBuckets::RANKS4);
+        let spread = train(&child).unwrap();
+        assert_eq!(
+            spread.model.features,
+            FeatureSet::Chess768(KingBuckets::RANKS4)
+        );
+        child.king_buckets = None;
+
+        // An option given that contradicts the net is still refused.
         child.init_from = Some(parent_net);
         child.hidden = Some(48);
         assert!(train(&child).unwrap_err().contains("pass the matching"));
