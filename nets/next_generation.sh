@@ -12,7 +12,7 @@
 # Environment (defaults in brackets):
 #   MINUTES [120]  wall minutes of self-play    SEED [from the clock]  first datagen seed
 #   GAMES [400]    games of the final match     JOBS [all cores]       self-play processes
-#   TRAIN_ARGS     the training recipe [generation 13's: two epochs' fine-tune of the default net;
+#   TRAIN_ARGS     the training recipe [two epochs' fine-tune of the default net (generation 13's);
 #                  the architecture is the default net's, as the trainer takes it from --init-from]
 # Run it again with the same WORK_DIR and SEED to resume: finished steps are skipped, datagen
 # appends to its files, and an unfinished training starts again (it takes minutes, not hours).
