@@ -960,8 +960,6 @@ mod tests {
         }
     }
 
-    /// The quantisation-aware pass computes exactly what the engine does with
-    /// the exported net, on both feature sets and both sides to move.
     #[test]
     fn spreading_over_king_buckets_keeps_the_output() {
         use crate::eval::nnue::Kernels;
@@ -995,6 +993,8 @@ mod tests {
         assert!(halfka.with_king_buckets(KingBuckets::RANKS4).is_none());
     }
 
+    /// The quantisation-aware pass computes exactly what the engine does with
+    /// the exported net, on both feature sets and both sides to move.
     #[test]
     fn quantised_forward_is_the_engine_output() {
         use crate::eval::nnue::Kernels;

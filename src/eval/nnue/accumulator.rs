@@ -2,9 +2,10 @@
 //! perspectives at every ply of the current search path.
 //!
 //! `push` only records the move's piece changes (the NNUE evaluator reads
-//! the new ply at once, but other callers may not); when a ply is read, each perspective walks back to the nearest ply whose
-//! accumulator is already computed and replays the changes from there (one
-//! pass over the accumulator per move). If the walk meets a move of that
+//! the new ply at once, but other callers may not); when a ply is read,
+//! each perspective walks back to the nearest ply whose accumulator is
+//! already computed and replays the changes from there (one pass over the
+//! accumulator per move). If the walk meets a move of that
 //! perspective's own king to another king slot (another square for the
 //! Stockfish feature sets, another bucket or mirror side for Chess768), every
 //! input of that perspective changes, so the accumulator is rebuilt instead,
