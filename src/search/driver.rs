@@ -156,6 +156,10 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                 if self.stopped {
                     break;
                 }
+                // A later line can end above an earlier one (each is searched
+                // with its own window); keep the lines found so far best
+                // first, as MultiPV reports them. A no-op for one line.
+                self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             }
             if self.stopped {
                 break;
