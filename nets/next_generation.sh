@@ -40,7 +40,11 @@ recipe=${TRAIN_ARGS:-"--init-from nets/default.nnue --epochs 2 --lr 2e-4 --gamma
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
 tarpon=target/release/tarpon
-echo "work $work, pool $pool, seed $seed, $minutes min of self-play on $jobs processes"
+if [ -e "$work/selfplay.done" ]; then
+  echo "work $work, pool $pool: self-play already done, resuming after it"
+else
+  echo "work $work, pool $pool, seed $seed, $minutes min of self-play on $jobs processes"
+fi
 
 # The pool, decompressed once into the work directory.
 mkdir -p "$work/pool"

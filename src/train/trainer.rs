@@ -172,22 +172,9 @@ impl TrainArgs {
     /// starts from (the `--init-from` net, or the checkpoint with `--resume`),
     /// so that fine-tuning the default net needs no options that restate it.
     /// Options given stay as given; `initial_state` refuses a mismatch.
-    fn with_starting_architecture(&self) -> Result<TrainArgs, String> {
-        let start = if self.resume {
-            let path = self.checkpoint_path();
-            Some(
-                Checkpoint::load(&path)
-                    .map_err(|e| format!("{}: {e}", path.display()))?
-                    .model,
-            )
-        } else if let Some(path) = &self.init_from {
-            let net = Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            Some(Model::from_network(&net).map_err(|e| format!("{}: {e}", path.display()))?)
-        } else {
-            None
-        };
+    fn with_starting_architecture(&self, start: &Start) -> TrainArgs {
         let mut args = self.clone();
-        if let Some(model) = start {
+        if let Some(model) = start.model() {
             let (arch, king_buckets) = match model.features {
                 FeatureSet::HalfKP => (Arch::HalfKP, None),
                 FeatureSet::HalfKAv2Hm => (Arch::HalfKAv2Hm, None),
@@ -198,7 +185,7 @@ impl TrainArgs {
             args.hidden = args.hidden.or(Some(model.half_dims));
             args.buckets = args.buckets.or(Some(model.buckets()));
         }
-        Ok(args)
+        args
     }
 
     /// The head `--arch` names.
@@ -254,14 +241,15 @@ pub fn run(args: TrainArgs) -> ExitCode {
 
 /// Trains as `args` say, writing the net and checkpoint after every epoch.
 pub fn train(args: &TrainArgs) -> Result<TrainReport, String> {
-    let args = &args.with_starting_architecture()?;
+    let start = Start::load(args)?;
+    let args = &args.with_starting_architecture(&start);
     validate(args)?;
     let threads = args.threads.unwrap_or_else(num_cores);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-    pool.install(|| train_in_pool(args))
+    pool.install(|| train_in_pool(args, start))
 }
 
 fn num_cores() -> usize {
@@ -340,39 +328,81 @@ fn load_data(args: &TrainArgs) -> Result<(Vec<PackedPosition>, Vec<PackedPositio
     Ok((train, all))
 }
 
-fn initial_state(args: &TrainArgs) -> Result<Checkpoint, String> {
-    let checkpoint = args.checkpoint_path();
-    if args.resume {
-        let ck =
-            Checkpoint::load(&checkpoint).map_err(|e| format!("{}: {e}", checkpoint.display()))?;
-        if ck.model.features != args.features()
-            || ck.model.head != args.head()
-            || ck.model.half_dims != args.hidden()
-            || ck.model.buckets() != args.buckets()
-        {
-            return Err(format!(
-                "{} holds a {} net with {} neurons and {} output buckets, not --arch {:?} --hidden {} --buckets {} (and --king-buckets)",
-                checkpoint.display(),
-                describe(ck.model.features),
-                ck.model.half_dims,
-                ck.model.buckets(),
-                args.arch(),
-                args.hidden(),
-                args.buckets()
-            ));
+/// What a run starts from, read once: its architecture fills in the options
+/// left out before the run checks them against it.
+enum Start {
+    /// `--resume`: the checkpoint, optimiser state included.
+    Checkpoint(Checkpoint),
+    /// `--init-from`: the net as a model, and the net's file and architecture
+    /// for messages.
+    Net {
+        model: Model,
+        path: PathBuf,
+        architecture: String,
+    },
+    /// Neither: random weights.
+    Fresh,
+}
+
+impl Start {
+    fn load(args: &TrainArgs) -> Result<Start, String> {
+        if args.resume {
+            let path = args.checkpoint_path();
+            let ck = Checkpoint::load(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            return Ok(Start::Checkpoint(ck));
         }
-        return Ok(ck);
+        let Some(path) = &args.init_from else {
+            return Ok(Start::Fresh);
+        };
+        let net = Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let model = Model::from_network(&net).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(Start::Net {
+            model,
+            path: path.clone(),
+            architecture: net.architecture(),
+        })
     }
-    let model = match &args.init_from {
-        Some(path) => {
-            let net = Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let mut model =
-                Model::from_network(&net).map_err(|e| format!("{}: {e}", path.display()))?;
+
+    fn model(&self) -> Option<&Model> {
+        match self {
+            Start::Checkpoint(ck) => Some(&ck.model),
+            Start::Net { model, .. } => Some(model),
+            Start::Fresh => None,
+        }
+    }
+}
+
+fn initial_state(args: &TrainArgs, start: Start) -> Result<Checkpoint, String> {
+    let model = match start {
+        Start::Checkpoint(ck) => {
+            let checkpoint = args.checkpoint_path();
+            if ck.model.features != args.features()
+                || ck.model.head != args.head()
+                || ck.model.half_dims != args.hidden()
+                || ck.model.buckets() != args.buckets()
+            {
+                return Err(format!(
+                    "{} holds a {} net with {} neurons and {} output buckets, not --arch {:?} --hidden {} --buckets {} (and --king-buckets)",
+                    checkpoint.display(),
+                    describe(ck.model.features),
+                    ck.model.half_dims,
+                    ck.model.buckets(),
+                    args.arch(),
+                    args.hidden(),
+                    args.buckets()
+                ));
+            }
+            return Ok(ck);
+        }
+        Start::Net {
+            mut model,
+            path,
+            architecture,
+        } => {
             let mismatch = || {
                 format!(
-                    "{} is a {} net; pass the matching --arch, --hidden and --buckets (or --buckets N to split a one-bucket net, --king-buckets to spread a one-king-bucket Chess768 net)",
+                    "{} is a {architecture} net; pass the matching --arch, --hidden and --buckets (or --buckets N to split a one-bucket net, --king-buckets to spread a one-king-bucket Chess768 net)",
                     path.display(),
-                    net.architecture()
                 )
             };
             if let FeatureSet::Chess768(buckets) = args.features()
@@ -392,7 +422,7 @@ fn initial_state(args: &TrainArgs) -> Result<Checkpoint, String> {
                 model.with_buckets(args.buckets()).ok_or_else(mismatch)?
             }
         }
-        None => match args.head() {
+        Start::Fresh => match args.head() {
             Head::Screlu => Model::random_screlu(args.features(), args.hidden(), args.seed),
             Head::Plain | Head::Stockfish15 => Model::random(
                 args.features(),
@@ -412,9 +442,9 @@ fn initial_state(args: &TrainArgs) -> Result<Checkpoint, String> {
     })
 }
 
-fn train_in_pool(args: &TrainArgs) -> Result<TrainReport, String> {
+fn train_in_pool(args: &TrainArgs, start: Start) -> Result<TrainReport, String> {
     let (train_set, val_set) = load_data(args)?;
-    let mut state = initial_state(args)?;
+    let mut state = initial_state(args, start)?;
     let threads = rayon::current_num_threads();
     let mut sparse = (0..threads)
         .map(|_| SparseGrad::new(&state.model))
