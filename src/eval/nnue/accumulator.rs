@@ -231,19 +231,19 @@ impl AccumulatorStack {
     ) {
         let ply = &self.plies[child];
         let perspective = if c == 0 { Color::White } else { Color::Black };
-        let king = ply.kings[c];
         let features = net.features();
+        let view = features.view(perspective, ply.kings[c]);
         let mut added = [0usize; 2];
         let mut removed = [0usize; 2];
         let (mut na, mut ns) = (0, 0);
         for change in ply.changes.added() {
-            if let Some(i) = features.index(perspective, king, change.piece, change.square) {
+            if let Some(i) = view.index(change.piece, change.square) {
                 added[na] = i;
                 na += 1;
             }
         }
         for change in ply.changes.removed() {
-            if let Some(i) = features.index(perspective, king, change.piece, change.square) {
+            if let Some(i) = view.index(change.piece, change.square) {
                 removed[ns] = i;
                 ns += 1;
             }
@@ -286,6 +286,7 @@ impl AccumulatorStack {
         debug_assert_eq!(features, self.features, "the stack belongs to another net");
         let entry = &mut self.cache[64 * c + features.king_slot(perspective, king)];
         let current = piece_boards(board);
+        let view = features.view(perspective, king);
 
         let mut added = [0usize; 64];
         let mut removed = [0usize; 64];
@@ -296,13 +297,13 @@ impl AccumulatorStack {
                 let before = entry.pieces[color_index(color)][role_index];
                 let now = current[color_index(color)][role_index];
                 for square in now & !before {
-                    if let Some(i) = features.index(perspective, king, piece, square) {
+                    if let Some(i) = view.index(piece, square) {
                         added[na] = i;
                         na += 1;
                     }
                 }
                 for square in before & !now {
-                    if let Some(i) = features.index(perspective, king, piece, square) {
+                    if let Some(i) = view.index(piece, square) {
                         removed[nr] = i;
                         nr += 1;
                     }

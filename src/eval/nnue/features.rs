@@ -245,6 +245,36 @@ impl FeatureSet {
         }
     }
 
+    /// [`FeatureSet::index`] for one perspective and own-king square, with
+    /// what depends only on those worked out once: an update looks up
+    /// several pieces for the same king.
+    #[inline]
+    pub fn view(self, perspective: Color, king: Square) -> FeatureView {
+        let ksq = king as usize;
+        let (planes, orient, offset) = match self {
+            FeatureSet::HalfKP => {
+                let rotate = if perspective == Color::White { 0 } else { 63 };
+                (&HALFKP_PLANES, rotate, HALFKP_PER_KING * (ksq ^ rotate))
+            }
+            FeatureSet::HalfKAv2Hm => (
+                &HALFKA_PLANES,
+                mirrored_orientation(perspective, ksq),
+                HALFKA_PER_BUCKET * halfka_bucket(perspective, ksq),
+            ),
+            FeatureSet::Chess768(buckets) => (
+                &CHESS768_PLANES,
+                mirrored_orientation(perspective, ksq),
+                CHESS768_PER_BUCKET * buckets.bucket(perspective, ksq),
+            ),
+        };
+        FeatureView {
+            planes,
+            perspective,
+            orient,
+            offset,
+        }
+    }
+
     /// All inputs active for `perspective` on `board` (which must hold both kings).
     pub fn active_features(self, perspective: Color, board: &Board) -> Vec<usize> {
         let Some(king) = board.king_of(perspective) else {
@@ -259,6 +289,63 @@ impl FeatureSet {
             }
         }
         out
+    }
+}
+
+/// First input of each piece's plane, by own (0) or their (1) piece and
+/// role from pawn to king ([`role_plane`]); `NO_PLANE` where the set has no
+/// input for that piece. The tables [`FeatureSet::view`] uses: they must
+/// agree with the planes [`FeatureSet::index`] computes (a test checks).
+type Planes = [[u16; 6]; 2];
+const NO_PLANE: u16 = u16::MAX;
+
+const fn planes(first: usize, kings: Option<usize>) -> Planes {
+    let mut out = [[NO_PLANE; 6]; 2];
+    let mut theirs = 0;
+    while theirs < 2 {
+        let mut role = 0;
+        while role < 5 {
+            out[theirs][role] = (first + (2 * role + theirs) * SQUARES) as u16;
+            role += 1;
+        }
+        if let Some(king) = kings {
+            out[theirs][5] = (king + theirs * SQUARES) as u16;
+        }
+        theirs += 1;
+    }
+    out
+}
+
+const HALFKP_PLANES: Planes = planes(1, None);
+// Both kings share HalfKAv2_hm's king plane.
+const HALFKA_PLANES: Planes = {
+    let mut p = planes(0, Some(HALFKA_KING_PLANE));
+    p[1][5] = HALFKA_KING_PLANE as u16;
+    p
+};
+const CHESS768_PLANES: Planes = planes(0, Some(10 * SQUARES));
+
+/// A feature set seen from one perspective with the own king on one
+/// square ([`FeatureSet::view`]).
+#[derive(Clone, Copy, Debug)]
+pub struct FeatureView {
+    planes: &'static Planes,
+    perspective: Color,
+    /// XOR mask applied to every square (flip, mirror or rotation).
+    orient: usize,
+    /// The inputs of the king's square or bucket start here.
+    offset: usize,
+}
+
+impl FeatureView {
+    /// The input that `piece` on `square` switches on, as
+    /// [`FeatureSet::index`] gives it.
+    #[inline]
+    pub fn index(&self, piece: Piece, square: Square) -> Option<usize> {
+        let theirs = usize::from(piece.color != self.perspective);
+        let plane = self.planes[theirs][role_plane(piece.role)];
+        (plane != NO_PLANE)
+            .then(|| usize::from(plane) + self.offset + (square as usize ^ self.orient))
     }
 }
 
@@ -338,6 +425,35 @@ mod tests {
 
     fn sq(name: &str) -> Square {
         name.parse().unwrap()
+    }
+
+    #[test]
+    fn views_give_the_same_inputs_as_index() {
+        let sets = [
+            FeatureSet::HalfKP,
+            FeatureSet::HalfKAv2Hm,
+            FeatureSet::Chess768(KingBuckets::SINGLE),
+            FeatureSet::Chess768(KingBuckets::RANKS4),
+        ];
+        for set in sets {
+            for perspective in Color::ALL {
+                for king in Square::ALL {
+                    let view = set.view(perspective, king);
+                    for color in Color::ALL {
+                        for role in Role::ALL {
+                            for square in Square::ALL {
+                                let piece = role.of(color);
+                                assert_eq!(
+                                    view.index(piece, square),
+                                    set.index(perspective, king, piece, square),
+                                    "{set:?} {perspective:?} king {king} {piece:?} {square}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
