@@ -102,7 +102,16 @@ impl AccumulatorStack {
         };
     }
 
+    #[inline]
     fn ensure_capacity(&mut self, plies: usize) {
+        if self.plies.len() < plies {
+            self.grow(plies);
+        }
+    }
+
+    /// Room for `plies` plies: taken once per new depth, so kept out of `push`.
+    #[cold]
+    fn grow(&mut self, plies: usize) {
         while self.plies.len() < plies {
             self.plies.push(Ply {
                 changes: PieceChanges::default(),

@@ -539,7 +539,7 @@ mod tests {
     fn screlu_dot_matches_scalar_bit_for_bit() {
         let mut rng = SplitMix64::new(5);
         // 16..1024 are real widths; the odd sizes exercise the tails.
-        for len in [16, 32, 64, 256, 512, 1024, 8, 7, 33, 1] {
+        for len in [16, 32, 64, 256, 512, 1024, 8, 7, 33, 48, 50, 1] {
             let w = i32::from(SCRELU_WEIGHT_MAX);
             let weights: Vec<i16> = (0..len).map(|_| rng.range_i32(-w, w) as i16).collect();
             let extreme: Vec<i16> = (0..len)
