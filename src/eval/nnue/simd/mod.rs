@@ -274,43 +274,19 @@ unsafe fn apply_with<const LANES: usize, V: Copy>(
     sub: &[&[i16]],
 ) {
     let block = len - len % (4 * LANES);
-    let rows = |rows: &[&[i16]]| -> [*const i16; 2] {
-        [
-            rows[0].as_ptr(),
-            rows.get(1).map_or(rows[0].as_ptr(), |r| r.as_ptr()),
-        ]
-    };
-    // SAFETY: the contract above, passed on; `block` <= `len`.
+    let add_row = |j: usize| add[j].as_ptr();
+    let sub_row = |j: usize| sub[j].as_ptr();
+    // SAFETY (every arm): the contract above, passed on; `block` <= `len`.
+    // The arms differ only in the row counts, which are constants in the
+    // first three: each inlined copy unrolls its row loops.
     let mut i = unsafe {
         match (add.len(), sub.len()) {
-            (1, 1) => apply_blocks::<LANES, 1, 1, V>(&ops, dst, src, block, rows(add), rows(sub)),
-            (1, 2) => apply_blocks::<LANES, 1, 2, V>(&ops, dst, src, block, rows(add), rows(sub)),
-            (2, 2) => apply_blocks::<LANES, 2, 2, V>(&ops, dst, src, block, rows(add), rows(sub)),
-            _ => 0,
+            (1, 1) => ops.apply_blocks::<LANES>(dst, src, block, (1, add_row), (1, sub_row)),
+            (1, 2) => ops.apply_blocks::<LANES>(dst, src, block, (1, add_row), (2, sub_row)),
+            (2, 2) => ops.apply_blocks::<LANES>(dst, src, block, (2, add_row), (2, sub_row)),
+            (na, ns) => ops.apply_blocks::<LANES>(dst, src, block, (na, add_row), (ns, sub_row)),
         }
     };
-    while i < block {
-        // Pointer arithmetic only here; `load` and `store` dereference, and
-        // i + 4 × LANES <= len keeps them inside `src`, `dst` and every row.
-        let s = src.wrapping_add(i);
-        let mut v: [V; 4] = std::array::from_fn(|k| (ops.load)(s.wrapping_add(k * LANES)));
-        for row in add {
-            let p = row.as_ptr().wrapping_add(i);
-            for (k, x) in v.iter_mut().enumerate() {
-                *x = (ops.add)(*x, (ops.load)(p.wrapping_add(k * LANES)));
-            }
-        }
-        for row in sub {
-            let p = row.as_ptr().wrapping_add(i);
-            for (k, x) in v.iter_mut().enumerate() {
-                *x = (ops.sub)(*x, (ops.load)(p.wrapping_add(k * LANES)));
-            }
-        }
-        for (k, x) in v.iter().enumerate() {
-            (ops.store)(dst.wrapping_add(i + k * LANES), *x);
-        }
-        i += 4 * LANES;
-    }
     let full = len - len % LANES;
     while i < full {
         let mut v = (ops.load)(src.wrapping_add(i));
@@ -337,51 +313,59 @@ unsafe fn apply_with<const LANES: usize, V: Copy>(
     }
 }
 
-/// The four-vector loop of [`apply_with`] for exactly `A` added and `S`
-/// removed rows (the first `A` and `S` pointers of `add` and `sub`), up to
-/// `block`, a multiple of 4 × `LANES`; returns `block`.
-///
-/// # Safety
-/// As [`apply_with`], with every used row pointer valid for `block` lanes.
-#[cfg_attr(
-    not(any(target_arch = "x86_64", target_arch = "aarch64")),
-    allow(dead_code)
-)]
-#[inline(always)]
-unsafe fn apply_blocks<const LANES: usize, const A: usize, const S: usize, V: Copy>(
-    ops: &I16Vectors<
-        impl Fn(*const i16) -> V,
-        impl Fn(*mut i16, V),
-        impl Fn(V, V) -> V,
-        impl Fn(V, V) -> V,
-    >,
-    dst: *mut i16,
-    src: *const i16,
-    block: usize,
-    add: [*const i16; 2],
-    sub: [*const i16; 2],
-) -> usize {
-    debug_assert!(A <= 2 && S <= 2 && block.is_multiple_of(4 * LANES));
-    let mut i = 0;
-    while i < block {
-        let at = |p: *const i16, k: usize| p.wrapping_add(i + k * LANES);
-        let mut v: [V; 4] = std::array::from_fn(|k| (ops.load)(at(src, k)));
-        for &row in &add[..A] {
-            for (k, x) in v.iter_mut().enumerate() {
-                *x = (ops.add)(*x, (ops.load)(at(row, k)));
+impl<V, Load, Store, Add, Sub> I16Vectors<Load, Store, Add, Sub>
+where
+    V: Copy,
+    Load: Fn(*const i16) -> V,
+    Store: Fn(*mut i16, V),
+    Add: Fn(V, V) -> V,
+    Sub: Fn(V, V) -> V,
+{
+    /// The four-vector loop of [`apply_with`] up to `block`, a multiple of
+    /// 4 × `LANES`, for `add.0` rows added and `sub.0` removed (row `j`
+    /// starts at `add.1(j)`, `sub.1(j)`); returns `block`.
+    ///
+    /// # Safety
+    /// As [`apply_with`], with every row pointer valid for `block` lanes.
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(dead_code)
+    )]
+    #[inline(always)]
+    unsafe fn apply_blocks<const LANES: usize>(
+        &self,
+        dst: *mut i16,
+        src: *const i16,
+        block: usize,
+        add: (usize, impl Fn(usize) -> *const i16),
+        sub: (usize, impl Fn(usize) -> *const i16),
+    ) -> usize {
+        debug_assert!(block.is_multiple_of(4 * LANES));
+        let mut i = 0;
+        while i < block {
+            // Pointer arithmetic only here; `load` and `store` dereference, and
+            // i + 4 × LANES <= block keeps them inside `src`, `dst` and every row.
+            let at = |p: *const i16, k: usize| p.wrapping_add(i + k * LANES);
+            let mut v: [V; 4] = std::array::from_fn(|k| (self.load)(at(src, k)));
+            for j in 0..add.0 {
+                let row = add.1(j);
+                for (k, x) in v.iter_mut().enumerate() {
+                    *x = (self.add)(*x, (self.load)(at(row, k)));
+                }
             }
-        }
-        for &row in &sub[..S] {
-            for (k, x) in v.iter_mut().enumerate() {
-                *x = (ops.sub)(*x, (ops.load)(at(row, k)));
+            for j in 0..sub.0 {
+                let row = sub.1(j);
+                for (k, x) in v.iter_mut().enumerate() {
+                    *x = (self.sub)(*x, (self.load)(at(row, k)));
+                }
             }
+            for (k, x) in v.iter().enumerate() {
+                (self.store)(dst.wrapping_add(i + k * LANES), *x);
+            }
+            i += 4 * LANES;
         }
-        for (k, x) in v.iter().enumerate() {
-            (ops.store)(dst.wrapping_add(i + k * LANES), *x);
-        }
-        i += 4 * LANES;
+        block
     }
-    block
 }
 
 /// Checks the shape contract shared by every `pairwise` kernel.
