@@ -204,7 +204,8 @@ impl FeatureSet {
 
     /// The input that `piece` on `square` switches on for `perspective`,
     /// whose king stands on `king`; `None` when the piece is no input of this
-    /// set (kings in HalfKP).
+    /// set (kings in HalfKP). Looking up several pieces for one king, take
+    /// the [`FeatureSet::view`] once instead.
     #[inline]
     pub fn index(
         self,
@@ -213,41 +214,12 @@ impl FeatureSet {
         piece: Piece,
         square: Square,
     ) -> Option<usize> {
-        let sq = square as usize;
-        let ksq = king as usize;
-        let theirs = usize::from(piece.color != perspective);
-        match self {
-            FeatureSet::HalfKP => {
-                let role = non_king_plane(piece.role)?;
-                let rotate = if perspective == Color::White { 0 } else { 63 };
-                let plane = 1 + (2 * role + theirs) * SQUARES;
-                Some((sq ^ rotate) + plane + HALFKP_PER_KING * (ksq ^ rotate))
-            }
-            FeatureSet::HalfKAv2Hm => {
-                let plane = match non_king_plane(piece.role) {
-                    Some(role) => (2 * role + theirs) * SQUARES,
-                    None => HALFKA_KING_PLANE,
-                };
-                Some(
-                    (sq ^ mirrored_orientation(perspective, ksq))
-                        + plane
-                        + HALFKA_PER_BUCKET * halfka_bucket(perspective, ksq),
-                )
-            }
-            FeatureSet::Chess768(buckets) => {
-                let plane = (2 * role_plane(piece.role) + theirs) * SQUARES;
-                Some(
-                    (sq ^ mirrored_orientation(perspective, ksq))
-                        + plane
-                        + CHESS768_PER_BUCKET * buckets.bucket(perspective, ksq),
-                )
-            }
-        }
+        self.view(perspective, king).index(piece, square)
     }
 
-    /// [`FeatureSet::index`] for one perspective and own-king square, with
-    /// what depends only on those worked out once: an update looks up
-    /// several pieces for the same king.
+    /// The set seen from `perspective` with the own king on `king`: what
+    /// the index depends on besides the piece, worked out once, so that an
+    /// update looking up several pieces for the same king pays for it once.
     #[inline]
     pub fn view(self, perspective: Color, king: Square) -> FeatureView {
         let ksq = king as usize;
@@ -294,8 +266,8 @@ impl FeatureSet {
 
 /// First input of each piece's plane, by own (0) or their (1) piece and
 /// role from pawn to king ([`role_plane`]); `NO_PLANE` where the set has no
-/// input for that piece. The tables [`FeatureSet::view`] uses: they must
-/// agree with the planes [`FeatureSet::index`] computes (a test checks).
+/// input for that piece. A test checks every index against the layouts'
+/// formulas (the module's documentation).
 type Planes = [[u16; 6]; 2];
 const NO_PLANE: u16 = u16::MAX;
 
@@ -338,23 +310,13 @@ pub struct FeatureView {
 }
 
 impl FeatureView {
-    /// The input that `piece` on `square` switches on, as
-    /// [`FeatureSet::index`] gives it.
+    /// The input that `piece` on `square` switches on ([`FeatureSet::index`]).
     #[inline]
     pub fn index(&self, piece: Piece, square: Square) -> Option<usize> {
         let theirs = usize::from(piece.color != self.perspective);
         let plane = self.planes[theirs][role_plane(piece.role)];
         (plane != NO_PLANE)
             .then(|| usize::from(plane) + self.offset + (square as usize ^ self.orient))
-    }
-}
-
-/// Planes 0..4 for pawn..queen; kings have none.
-#[inline]
-fn non_king_plane(role: Role) -> Option<usize> {
-    match role {
-        Role::King => None,
-        other => Some(role_plane(other)),
     }
 }
 
@@ -427,8 +389,50 @@ mod tests {
         name.parse().unwrap()
     }
 
+    /// The layouts' formulas (the module's documentation), piece by piece:
+    /// the reference the views are checked against.
+    fn reference_index(
+        set: FeatureSet,
+        perspective: Color,
+        king: Square,
+        piece: Piece,
+        square: Square,
+    ) -> Option<usize> {
+        let sq = square as usize;
+        let ksq = king as usize;
+        let theirs = usize::from(piece.color != perspective);
+        let non_king_plane = |role| (role != Role::King).then(|| role_plane(role));
+        match set {
+            FeatureSet::HalfKP => {
+                let role = non_king_plane(piece.role)?;
+                let rotate = if perspective == Color::White { 0 } else { 63 };
+                let plane = 1 + (2 * role + theirs) * SQUARES;
+                Some((sq ^ rotate) + plane + HALFKP_PER_KING * (ksq ^ rotate))
+            }
+            FeatureSet::HalfKAv2Hm => {
+                let plane = match non_king_plane(piece.role) {
+                    Some(role) => (2 * role + theirs) * SQUARES,
+                    None => HALFKA_KING_PLANE,
+                };
+                Some(
+                    (sq ^ mirrored_orientation(perspective, ksq))
+                        + plane
+                        + HALFKA_PER_BUCKET * halfka_bucket(perspective, ksq),
+                )
+            }
+            FeatureSet::Chess768(buckets) => {
+                let plane = (2 * role_plane(piece.role) + theirs) * SQUARES;
+                Some(
+                    (sq ^ mirrored_orientation(perspective, ksq))
+                        + plane
+                        + CHESS768_PER_BUCKET * buckets.bucket(perspective, ksq),
+                )
+            }
+        }
+    }
+
     #[test]
-    fn views_give_the_same_inputs_as_index() {
+    fn views_match_the_layout_formulas() {
         let sets = [
             FeatureSet::HalfKP,
             FeatureSet::HalfKAv2Hm,
@@ -445,7 +449,7 @@ mod tests {
                                 let piece = role.of(color);
                                 assert_eq!(
                                     view.index(piece, square),
-                                    set.index(perspective, king, piece, square),
+                                    reference_index(set, perspective, king, piece, square),
                                     "{set:?} {perspective:?} king {king} {piece:?} {square}"
                                 );
                             }
