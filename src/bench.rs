@@ -144,7 +144,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub vs_pst: bool,
     /// Force the net's kernels onto one instruction set (`scalar`, `sse4.1`,
-    /// `avx2`, `avx-vnni`, `neon`) instead of the fastest: every path must
+    /// `avx2`, `avx-vnni`, `avx512`, `neon`) instead of the fastest: every path must
     /// give the same node count.
     #[arg(long)]
     pub simd: Option<SimdPath>,

@@ -1,5 +1,6 @@
-//! The hot loops of NNUE inference, once per instruction set: AVX-VNNI, AVX2
-//! and SSE4.1 (x86-64, picked at run time with `is_x86_feature_detected!`), NEON
+//! The hot loops of NNUE inference, once per instruction set: AVX-512,
+//! AVX-VNNI, AVX2 and SSE4.1 (x86-64, picked at run time with
+//! `is_x86_feature_detected!`), NEON
 //! (aarch64, always present there) and a portable scalar path. Every path
 //! produces bit-identical results: integer arithmetic only, the same
 //! wrap-around on `i16` accumulators, the same saturation and clamping.
@@ -40,15 +41,19 @@ pub enum SimdPath {
     Avx2,
     /// AVX2 with AVX-VNNI's fused u8 × i8 dot product for the dense layers.
     AvxVnni,
+    /// AVX-512BW's 32-lane vectors for the accumulators and the SCReLU
+    /// output (the work of every node), AVX-VNNI for the dense layers.
+    Avx512,
     Neon,
 }
 
 impl SimdPath {
-    pub const ALL: [SimdPath; 5] = [
+    pub const ALL: [SimdPath; 6] = [
         SimdPath::Scalar,
         SimdPath::Sse41,
         SimdPath::Avx2,
         SimdPath::AvxVnni,
+        SimdPath::Avx512,
         SimdPath::Neon,
     ];
 
@@ -58,6 +63,7 @@ impl SimdPath {
             SimdPath::Sse41 => "sse4.1",
             SimdPath::Avx2 => "avx2",
             SimdPath::AvxVnni => "avx-vnni",
+            SimdPath::Avx512 => "avx512",
             SimdPath::Neon => "neon",
         }
     }
@@ -66,6 +72,7 @@ impl SimdPath {
     /// unless a path was forced).
     pub fn fastest() -> SimdPath {
         [
+            SimdPath::Avx512,
             SimdPath::AvxVnni,
             SimdPath::Avx2,
             SimdPath::Neon,
@@ -88,6 +95,12 @@ impl SimdPath {
             SimdPath::AvxVnni => {
                 std::arch::is_x86_feature_detected!("avx2")
                     && std::arch::is_x86_feature_detected!("avxvnni")
+            }
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::Avx512 => {
+                SimdPath::AvxVnni.is_supported()
+                    && std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512bw")
             }
             #[cfg(target_arch = "aarch64")]
             SimdPath::Neon => true,
@@ -180,6 +193,8 @@ impl Kernels {
             SimdPath::Avx2 => Some(&x86::AVX2),
             #[cfg(target_arch = "x86_64")]
             SimdPath::AvxVnni => Some(&x86::AVX_VNNI),
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::Avx512 => Some(&x86::AVX512),
             #[cfg(target_arch = "aarch64")]
             SimdPath::Neon => Some(&neon::NEON),
             #[allow(unreachable_patterns)]
@@ -403,7 +418,7 @@ mod tests {
         for path in SimdPath::ALL {
             assert_eq!(path.name().parse::<SimdPath>(), Ok(path));
         }
-        assert!("avx512".parse::<SimdPath>().is_err());
+        assert!("avx-512".parse::<SimdPath>().is_err());
         assert!(SimdPath::fastest().is_supported());
     }
 
@@ -423,7 +438,9 @@ mod tests {
     fn the_detected_path_is_supported() {
         assert!(Kernels::detected().path.is_supported());
         #[cfg(target_arch = "x86_64")]
-        if SimdPath::AvxVnni.is_supported() {
+        if SimdPath::Avx512.is_supported() {
+            assert_eq!(simd_path_name(), "avx512");
+        } else if SimdPath::AvxVnni.is_supported() {
             assert_eq!(simd_path_name(), "avx-vnni");
         } else if std::arch::is_x86_feature_detected!("avx2") {
             assert_eq!(simd_path_name(), "avx2");

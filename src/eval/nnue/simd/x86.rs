@@ -1,4 +1,4 @@
-//! AVX-VNNI, AVX2 and SSE4.1 kernels (x86-64). Each public table is only handed out by
+//! AVX-512, AVX-VNNI, AVX2 and SSE4.1 kernels (x86-64). Each public table is only handed out by
 //! `Kernels::for_path` after `is_x86_feature_detected!` confirmed the
 //! instruction set; the safe wrappers below rely on that and check every
 //! length they hand to the raw-pointer loops.
@@ -26,6 +26,16 @@ pub static AVX_VNNI: Kernels = Kernels {
     path: SimdPath::AvxVnni,
     affine: vnni_affine,
     ..AVX2
+};
+
+/// AVX-VNNI's kernels, except the two every node runs: the accumulator
+/// update and the SCReLU output, on 32-lane vectors.
+pub static AVX512: Kernels = Kernels {
+    path: SimdPath::Avx512,
+    apply_from: avx512_apply_from,
+    apply: avx512_apply,
+    screlu_dot: avx512_screlu_dot,
+    ..AVX_VNNI
 };
 
 pub static SSE41: Kernels = Kernels {
@@ -90,6 +100,29 @@ fn avx2_screlu_dot(acc: &[i16], weights: &[i16]) -> i32 {
     // SAFETY: AVX2 was detected before this table was handed out; the
     // lengths are equal (checked above).
     unsafe { avx2::screlu_dot(acc, weights) }
+}
+
+fn avx512_apply_from(dst: &mut [i16], src: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
+    assert_eq!(dst.len(), src.len());
+    check_rows(dst.len(), add, sub);
+    // SAFETY: this table is only reachable after AVX-512F/BW were detected;
+    // `dst`, `src` and every row hold `dst.len()` elements (checked above).
+    unsafe { avx512::apply_raw(dst.as_mut_ptr(), src.as_ptr(), dst.len(), add, sub) }
+}
+
+fn avx512_apply(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
+    check_rows(acc.len(), add, sub);
+    let p = acc.as_mut_ptr();
+    // SAFETY: AVX-512F/BW were detected; all rows hold `acc.len()` elements;
+    // the in-place update reads each lane before writing it.
+    unsafe { avx512::apply_raw(p, p, acc.len(), add, sub) }
+}
+
+fn avx512_screlu_dot(acc: &[i16], weights: &[i16]) -> i32 {
+    check_screlu_dot(acc, weights);
+    // SAFETY: AVX-512F/BW were detected before this table was handed out;
+    // the lengths are equal (checked above).
+    unsafe { avx512::screlu_dot(acc, weights) }
 }
 
 fn sse41_screlu_dot(acc: &[i16], weights: &[i16]) -> i32 {
@@ -374,6 +407,70 @@ mod avx2 {
             }
             out[o] = biases[o].wrapping_add(horizontal_sum(sum));
         }
+    }
+}
+
+mod avx512 {
+    use super::*;
+
+    const I16_LANES: usize = 32;
+
+    /// # Safety
+    /// AVX-512F and AVX-512BW available; `dst` and `src` valid for `len`
+    /// elements (they may be the same pointer); every row at least `len` long.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub unsafe fn apply_raw(
+        dst: *mut i16,
+        src: *const i16,
+        len: usize,
+        add: &[&[i16]],
+        sub: &[&[i16]],
+    ) {
+        let ops = I16Vectors {
+            // SAFETY: `apply_with` loads and stores only through pointers
+            // valid for 32 lanes.
+            load: |p: *const i16| unsafe { _mm512_loadu_si512(p.cast()) },
+            store: |p: *mut i16, v| unsafe { _mm512_storeu_si512(p.cast(), v) },
+            add: |a, b| _mm512_add_epi16(a, b),
+            sub: |a, b| _mm512_sub_epi16(a, b),
+        };
+        // SAFETY: AVX-512F/BW are available and the pointers are valid (this
+        // function's contract, passed on).
+        unsafe { apply_with::<I16_LANES, _>(ops, dst, src, len, add, sub) }
+    }
+
+    /// AVX2's SCReLU dot on 32 lanes a vector; the tail below 32 lanes goes
+    /// to the AVX2 kernel.
+    #[target_feature(enable = "avx512f,avx512bw,avx2")]
+    pub fn screlu_dot(acc: &[i16], weights: &[i16]) -> i32 {
+        let zero = _mm512_setzero_si512();
+        let one = _mm512_set1_epi16(SCRELU_ONE as i16);
+        let term = |i: usize| {
+            // SAFETY: every caller passes i + 32 <= both lengths (equal,
+            // checked by the caller of this kernel).
+            let (a, w) = unsafe {
+                (
+                    _mm512_loadu_si512(acc.as_ptr().add(i).cast()),
+                    _mm512_loadu_si512(weights.as_ptr().add(i).cast()),
+                )
+            };
+            let v = _mm512_min_epi16(_mm512_max_epi16(a, zero), one);
+            _mm512_madd_epi16(_mm512_mullo_epi16(v, w), v)
+        };
+        let paired = acc.len() - acc.len() % 64;
+        let (mut even, mut odd) = (zero, zero);
+        let mut i = 0;
+        while i < paired {
+            even = _mm512_add_epi32(even, term(i));
+            odd = _mm512_add_epi32(odd, term(i + 32));
+            i += 64;
+        }
+        if acc.len() - i >= 32 {
+            even = _mm512_add_epi32(even, term(i));
+            i += 32;
+        }
+        _mm512_reduce_add_epi32(_mm512_add_epi32(even, odd))
+            .wrapping_add(avx2::screlu_dot(&acc[i..], &weights[i..]))
     }
 }
 
