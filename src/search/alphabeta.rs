@@ -14,7 +14,7 @@ use super::score::{
 };
 use super::searcher::{NO_EVAL, Searcher};
 use super::see::see_at_least;
-use super::tt::{Bound, TtHit, bound_allows, pack_move, unpack_move};
+use super::tt::{Bound, TtHit, bound_allows, legal_table_move, pack_move, unpack_move};
 use crate::eval::Evaluator;
 use crate::position::movegen;
 
@@ -136,17 +136,21 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             }
         }
 
+        // A legal table move goes out before the other moves are generated:
+        // when it cuts the node off, they never are. ProbCut and the root
+        // want the list at once.
+        let tt_move = hit.and_then(|h| legal_table_move(h.packed_move, self.pos.chess()));
+        let probcut_applies =
+            !is_pv && !in_check && !root && excluded.is_none() && depth >= p::probcut_depth();
         let mut legal = MoveList::new();
-        movegen::legal_moves(self.pos.chess(), &mut legal);
-        if legal.is_empty() {
-            return if in_check { mated_in(ply) } else { DRAW };
+        if tt_move.is_none() || root || probcut_applies {
+            movegen::legal_moves(self.pos.chess(), &mut legal);
+            if legal.is_empty() {
+                return if in_check { mated_in(ply) } else { DRAW };
+            }
+            debug_assert_eq!(tt_move, hit.and_then(|h| unpack_move(h.packed_move, &legal)));
         }
-        let tt_move = hit.and_then(|h| unpack_move(h.packed_move, &legal));
-        if !is_pv
-            && !in_check
-            && !root
-            && excluded.is_none()
-            && depth >= p::probcut_depth()
+        if probcut_applies
             && let Some(score) = self.probcut(&legal, hit, beta, depth, ply, cut_node)
         {
             return score;
@@ -170,7 +174,12 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let continuation = Continuation::new(turn, one_back, two_back);
         let killers = self.history.killers(ply);
         let counter = self.history.counter_move(turn, continuation);
-        let mut picker = MovePicker::new(&mut legal, tt_move, killers, counter, continuation);
+        let mut picker = match tt_move {
+            Some(t) if legal.is_empty() => {
+                MovePicker::table_move_first(&mut legal, t, killers, counter, continuation)
+            }
+            _ => MovePicker::new(&mut legal, tt_move, killers, counter, continuation),
+        };
         let mut root_index = self.pv_index;
 
         let original_alpha = alpha;

@@ -9,6 +9,7 @@ use shakmaty::{Chess, Move, MoveList, Position as _, Role};
 
 use super::history::{Continuation, History, QUIET_SCORE_MAX};
 use super::see::{see_at_least, see_value};
+use crate::position::movegen;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
@@ -116,12 +117,27 @@ fn best_score_portable(scores: &[i32]) -> i32 {
     scores.iter().copied().fold(i32::MIN, i32::max)
 }
 
+/// The moves a picker generates itself, after handing out the table move
+/// first: when that move cuts the node off, they are never generated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Deferred {
+    /// The list came filled.
+    Nothing,
+    /// Every legal move.
+    AllMoves,
+    /// The tactical moves, arranged as [`arrange_like_full_list`] does.
+    TacticalMoves,
+}
+
 /// Borrows the node's move list rather than owning a copy: the list is
 /// reordered in place as moves are handed out.
 pub struct MovePicker<'a> {
     stage: Stage,
     /// The legal moves; `moves[..done]` have been handed out.
-    moves: &'a mut [Move],
+    moves: &'a mut MoveList,
+    /// What still has to be generated into `moves` once the table move
+    /// is out.
+    deferred: Deferred,
     scores: [i32; 256],
     done: usize,
     /// After scoring captures, `moves[done..tactical_end]` holds the tactical
@@ -142,7 +158,7 @@ pub struct MovePicker<'a> {
 impl<'a> MovePicker<'a> {
     /// All legal moves of a main-search node.
     pub fn new(
-        legal: &'a mut [Move],
+        legal: &'a mut MoveList,
         table_move: Option<Move>,
         killers: [Option<Move>; 2],
         counter: Option<Move>,
@@ -152,6 +168,7 @@ impl<'a> MovePicker<'a> {
         MovePicker {
             stage: Stage::TableMove,
             moves: legal,
+            deferred: Deferred::Nothing,
             scores: [UNSCORED; 256],
             done: 0,
             tactical_end: 0,
@@ -165,9 +182,37 @@ impl<'a> MovePicker<'a> {
         }
     }
 
+    /// As [`MovePicker::new`], but `table_move`, legal here, goes out
+    /// before any move is generated: the legal moves are generated into
+    /// `list` (empty until then) only when the next move is asked for, and
+    /// arranged as they would be had they come filled.
+    pub fn table_move_first(
+        list: &'a mut MoveList,
+        table_move: Move,
+        killers: [Option<Move>; 2],
+        counter: Option<Move>,
+        continuation: Continuation,
+    ) -> MovePicker<'a> {
+        debug_assert!(list.is_empty(), "the picker fills the list itself");
+        let mut picker = MovePicker::new(list, Some(table_move), killers, counter, continuation);
+        picker.deferred = Deferred::AllMoves;
+        picker
+    }
+
+    /// [`MovePicker::new_tactical`] with the table move, a legal tactical
+    /// move here, handed out before the tactical moves are generated into
+    /// `list` (empty until then).
+    pub fn tactical_table_move_first(list: &'a mut MoveList, table_move: Move) -> MovePicker<'a> {
+        debug_assert!(list.is_empty(), "the picker fills the list itself");
+        debug_assert!(is_tactical(table_move));
+        let mut picker = MovePicker::new_tactical(list, Some(table_move));
+        picker.deferred = Deferred::TacticalMoves;
+        picker
+    }
+
     /// Quiescence: the table move if tactical, then captures and queen
     /// promotions that do not lose material by SEE.
-    pub fn new_tactical(legal: &'a mut [Move], table_move: Option<Move>) -> MovePicker<'a> {
+    pub fn new_tactical(legal: &'a mut MoveList, table_move: Option<Move>) -> MovePicker<'a> {
         let mut picker = MovePicker::new(
             legal,
             table_move.filter(|&m| is_tactical(m)),
@@ -269,18 +314,48 @@ impl<'a> MovePicker<'a> {
         self.next_by_stage(chess, history)
     }
 
+    /// Generates the deferred list and takes the table move out of it, as
+    /// the table-move stage would have, so the list ends up as if it had
+    /// come filled.
+    #[cold]
+    fn generate_deferred(&mut self, chess: &Chess) {
+        let table_move = self.table_move;
+        match std::mem::replace(&mut self.deferred, Deferred::Nothing) {
+            Deferred::Nothing => return,
+            Deferred::AllMoves => movegen::legal_moves(chess, self.moves),
+            Deferred::TacticalMoves => {
+                movegen::tactical_moves(chess, self.moves);
+                arrange_like_full_list(self.moves, table_move, || {
+                    movegen::first_legal_move(chess)
+                });
+            }
+        }
+        debug_assert!(self.moves.len() <= 256, "more moves than scores");
+        let taken = self.take_move(table_move, chess);
+        debug_assert!(
+            taken.is_some(),
+            "the table move {table_move:?} is not among the generated moves"
+        );
+    }
+
     #[inline(never)]
     fn next_by_stage(&mut self, chess: &Chess, history: &History) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::TableMove => {
                     self.stage = Stage::ScoreCaptures;
+                    if self.deferred != Deferred::Nothing {
+                        return self.table_move;
+                    }
                     if let Some(m) = self.take_move(self.table_move, chess) {
                         return Some(m);
                     }
                     self.table_move = None;
                 }
                 Stage::ScoreCaptures => {
+                    if self.deferred != Deferred::Nothing {
+                        self.generate_deferred(chess);
+                    }
                     // Gather the tactical moves at the front of what is left,
                     // in the order they come, then score them: the scan over
                     // every move stays a tight loop without calls.
@@ -426,7 +501,7 @@ mod tests {
     }
 
     /// The moves a tactical picker hands out, in order.
-    fn tactical_order(moves: &mut [Move], table: Option<Move>, pos: &Position) -> Vec<Move> {
+    fn tactical_order(moves: &mut MoveList, table: Option<Move>, pos: &Position) -> Vec<Move> {
         let history = History::new();
         let mut picker = MovePicker::new_tactical(moves, table);
         std::iter::from_fn(|| picker.next(pos.chess(), &history)).collect()

@@ -6,12 +6,12 @@
 use shakmaty::{Move, MoveList};
 
 use super::history::Continuation;
-use super::movepick::{MovePicker, arrange_like_full_list};
+use super::movepick::{MovePicker, is_tactical};
 use super::params::delta_margin;
 use super::score::{DRAW, INFINITE, MAX_PLY, is_node_score, mated_in};
 use super::searcher::{NO_EVAL, Searcher};
 use super::see::{see_at_least, see_value};
-use super::tt::{Bound, bound_allows, pack_move, unpack_move};
+use super::tt::{Bound, bound_allows, legal_table_move, pack_move};
 use crate::eval::Evaluator;
 use crate::position::movegen::{first_legal_move, legal_moves, tactical_moves};
 
@@ -62,30 +62,37 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         // and arranged as the full list would present them, they reach the
         // picker in the same order. (A quiet table move is not among them;
         // the tactical picker would drop it anyway.)
+        // A legal table move the picker would hand out first goes out
+        // before the others are generated, as in the main search.
         let mut moves = MoveList::new();
-        if in_check {
-            legal_moves(self.pos.chess(), &mut moves);
-        } else {
-            tactical_moves(self.pos.chess(), &mut moves);
-        }
-        if moves.is_empty() && (in_check || first_legal_move(self.pos.chess()).is_none()) {
-            return if in_check { mated_in(ply) } else { DRAW };
-        }
-
-        let tt_move = hit.and_then(|h| unpack_move(h.packed_move, &moves));
-        if !in_check {
-            arrange_like_full_list(&mut moves, tt_move, || first_legal_move(self.pos.chess()));
-        }
-        let mut picker = if in_check {
-            MovePicker::new(
+        let tt_move = hit
+            .and_then(|h| legal_table_move(h.packed_move, self.pos.chess()))
+            .filter(|&m| in_check || is_tactical(m));
+        let mut picker = match tt_move {
+            Some(t) if in_check => MovePicker::table_move_first(
                 &mut moves,
-                tt_move,
+                t,
                 [None; 2],
                 None,
                 Continuation::default(),
-            )
-        } else {
-            MovePicker::new_tactical(&mut moves, tt_move)
+            ),
+            Some(t) => MovePicker::tactical_table_move_first(&mut moves, t),
+            None => {
+                if in_check {
+                    legal_moves(self.pos.chess(), &mut moves);
+                } else {
+                    tactical_moves(self.pos.chess(), &mut moves);
+                }
+                if moves.is_empty() && (in_check || first_legal_move(self.pos.chess()).is_none())
+                {
+                    return if in_check { mated_in(ply) } else { DRAW };
+                }
+                if in_check {
+                    MovePicker::new(&mut moves, None, [None; 2], None, Continuation::default())
+                } else {
+                    MovePicker::new_tactical(&mut moves, None)
+                }
+            }
         };
         let mut best_move: Option<Move> = None;
         while let Some(m) = picker.next(self.pos.chess(), &self.history) {

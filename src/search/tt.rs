@@ -8,7 +8,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
-use shakmaty::{Move, Role};
+use shakmaty::{Chess, Move, Position as _, Role, Square};
 
 use super::score::{MATE_BOUND, is_mate_score};
 
@@ -111,6 +111,43 @@ pub fn unpack_move(packed: u16, moves: &[Move]) -> Option<Move> {
         return None;
     }
     moves.iter().copied().find(|&m| pack_move(m) == packed)
+}
+
+/// The legal move of `chess` whose packed form is `packed`, if there is
+/// one, found without generating the move list: the board says which piece
+/// moves and what it takes, and shakmaty checks legality. Equal to
+/// [`unpack_move`] over the legal moves (a stored move may come from
+/// another position whose key collided, so nothing is taken on trust).
+pub fn legal_table_move(packed: u16, chess: &Chess) -> Option<Move> {
+    // Bit 15 marks a move (see `pack_move`).
+    if packed & 0x8000 == 0 {
+        return None;
+    }
+    let from = Square::new(u32::from(packed & 0x3f));
+    let to = Square::new(u32::from((packed >> 6) & 0x3f));
+    let promotion = match (packed >> 12) & 7 {
+        0 => None,
+        r => Some(Role::ALL.into_iter().find(|&role| role as u16 == r)?),
+    };
+    let board = chess.board();
+    let piece = board.piece_at(from).filter(|p| p.color == chess.turn())?;
+    let target = board.piece_at(to);
+    let m = match (piece.role, target, promotion) {
+        // Castling is stored king to rook, as shakmaty writes it.
+        (Role::King, Some(t), None) if t == Role::Rook.of(piece.color) => Move::Castle {
+            king: from,
+            rook: to,
+        },
+        (Role::Pawn, None, None) if from.file() != to.file() => Move::EnPassant { from, to },
+        (role, _, _) => Move::Normal {
+            role,
+            from,
+            capture: target.map(|t| t.role),
+            to,
+            promotion,
+        },
+    };
+    chess.is_legal(m).then_some(m)
 }
 
 /// Scores of mates are stored relative to the node ("mate in 3 from here"),
@@ -426,6 +463,27 @@ const _: () = assert!((Role::Queen as u16) < 8);
 mod tests {
     use super::*;
     use crate::search::score::MATE;
+
+    #[test]
+    fn table_moves_resolve_without_the_list_as_with_it() {
+        for pos in crate::bench::positions_and_children() {
+            let legal = pos.legal_moves();
+            for &m in &legal {
+                let packed = pack_move(m);
+                assert_eq!(legal_table_move(packed, pos.chess()), Some(m), "{pos:?} {m}");
+            }
+            // Every other 16-bit value names no legal move here (a third of
+            // the values, every residue of each field, to keep it quick).
+            for packed in (0..=u16::MAX).step_by(3) {
+                let expected = unpack_move(packed, &legal);
+                assert_eq!(
+                    legal_table_move(packed, pos.chess()),
+                    expected,
+                    "{pos:?} {packed:#x}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn mate_scores_are_stored_relative_to_the_node() {
