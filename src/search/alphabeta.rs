@@ -148,7 +148,10 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             if legal.is_empty() {
                 return if in_check { mated_in(ply) } else { DRAW };
             }
-            debug_assert_eq!(tt_move, hit.and_then(|h| unpack_move(h.packed_move, &legal)));
+            debug_assert_eq!(
+                tt_move,
+                hit.and_then(|h| unpack_move(h.packed_move, &legal))
+            );
         }
         if probcut_applies
             && let Some(score) = self.probcut(&legal, hit, beta, depth, ply, cut_node)
@@ -188,6 +191,10 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let mut quiets_tried = MoveList::new();
         // Made when the first pruning candidate asks whether it checks.
         let mut check_squares: Option<CheckSquares> = None;
+        // Once late-move or futility pruning starts, the checking quiets
+        // the picker still holds (counted at the first pruned quiet).
+        let mut checking_quiets_left: Option<usize> = None;
+        let mut quiet_skip_refused = false;
         let mut moves_searched = 0usize;
 
         loop {
@@ -220,12 +227,36 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                         && eval + p::fp_base() + p::fp_margin() * depth <= alpha
                         && eval_can_judge(eval, alpha);
                     // Checks are kept: they are how mating attacks are found at low depth.
-                    if (late || futile)
-                        && !check_squares
-                            .get_or_insert_with(|| CheckSquares::new(self.pos.chess()))
-                            .gives_check(self.pos.chess(), m)
-                    {
-                        continue;
+                    if late || futile {
+                        let chess = self.pos.chess();
+                        let squares = check_squares.get_or_insert_with(|| CheckSquares::new(chess));
+                        let checks = squares.gives_check(chess, m);
+                        let left = match &mut checking_quiets_left {
+                            Some(left) => {
+                                *left -= usize::from(checks);
+                                left
+                            }
+                            // Counted after this move was handed out: it is not among them.
+                            None => checking_quiets_left.insert(
+                                picker
+                                    .quiets_left()
+                                    .filter(|&q| squares.gives_check(chess, q))
+                                    .count(),
+                            ),
+                        };
+                        if !checks {
+                            // Until a move is searched nothing here changes,
+                            // so every quiet left would be pruned like this
+                            // one unless it checks: with no check among them
+                            // the picker need not hand them out, as long as
+                            // the losing captures after them come in the
+                            // same order without them.
+                            if *left == 0 && !quiet_skip_refused {
+                                quiet_skip_refused = !picker.losing_captures_in_fixed_order();
+                                picker.skip_quiets = !quiet_skip_refused;
+                            }
+                            continue;
+                        }
                     }
                     if depth <= p::quiet_see_depth()
                         && !see_at_least(

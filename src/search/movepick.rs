@@ -11,7 +11,7 @@ use super::history::{Continuation, History, QUIET_SCORE_MAX};
 use super::see::{see_at_least, see_value};
 use crate::position::movegen;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Stage {
     TableMove,
     ScoreCaptures,
@@ -151,7 +151,8 @@ pub struct MovePicker<'a> {
     continuation: Continuation,
     /// Quiescence: only winning or equal tactical moves, no quiet stages.
     tactical_only: bool,
-    /// Set by the search once late quiet moves are pruned.
+    /// Set by the search once it would prune every quiet move left: the
+    /// killers, counter-move and quiets are not handed out any more.
     pub skip_quiets: bool,
 }
 
@@ -222,6 +223,39 @@ impl<'a> MovePicker<'a> {
         );
         picker.tactical_only = true;
         picker
+    }
+
+    /// The quiet moves not handed out yet (the killers and counter-move
+    /// among them until they are), in no particular order.
+    pub fn quiets_left(&self) -> impl Iterator<Item = Move> + '_ {
+        debug_assert!(
+            self.deferred == Deferred::Nothing,
+            "moves not generated yet"
+        );
+        self.moves[self.done..]
+            .iter()
+            .copied()
+            .filter(|&m| !is_tactical(m))
+    }
+
+    /// Whether the losing captures left would come out in the same order
+    /// however the quiets were handed out before them: handing out a quiet
+    /// moves the move at the front, which may be a losing capture, so only
+    /// their scores may decide, and they do when no two are equal.
+    pub fn losing_captures_in_fixed_order(&self) -> bool {
+        debug_assert!(self.stage > Stage::GoodCaptures, "captures not sorted yet");
+        let mut seen = [0i32; 16];
+        let mut n = 0;
+        for &s in &self.scores[self.done..self.moves.len()] {
+            if (BAD_CAPTURE..BAD_CAPTURE + BAND).contains(&s) {
+                if seen[..n].contains(&s) || n == seen.len() {
+                    return false;
+                }
+                seen[n] = s;
+                n += 1;
+            }
+        }
+        true
     }
 
     /// Hands out `moves[i]`, swapping it (and its score) to the front of
@@ -325,9 +359,7 @@ impl<'a> MovePicker<'a> {
             Deferred::AllMoves => movegen::legal_moves(chess, self.moves),
             Deferred::TacticalMoves => {
                 movegen::tactical_moves(chess, self.moves);
-                arrange_like_full_list(self.moves, table_move, || {
-                    movegen::first_legal_move(chess)
-                });
+                arrange_like_full_list(self.moves, table_move, || movegen::first_legal_move(chess));
             }
         }
         debug_assert!(self.moves.len() <= 256, "more moves than scores");
@@ -488,6 +520,59 @@ mod tests {
             assert_eq!(out.iter().filter(|&&x| x == *m).count(), 1);
         }
         assert_eq!(pos.uci(out[0]), "e2a6");
+    }
+
+    #[test]
+    fn skipped_quiets_leave_the_losing_captures_in_order_when_the_picker_says_so() {
+        let history = History::new();
+        let (mut kept, mut refused) = (0, 0);
+        for pos in crate::bench::positions_and_children() {
+            if pos.is_check() {
+                continue;
+            }
+            let legal = pos.legal_moves();
+            let picked = |skip_after: Option<usize>| {
+                let mut list = legal.clone();
+                let mut picker =
+                    MovePicker::new(&mut list, None, [None; 2], None, Continuation::default());
+                let mut out = Vec::new();
+                let mut quiets = 0;
+                let mut fixed = true;
+                while let Some(m) = picker.next(pos.chess(), &history) {
+                    out.push(m);
+                    quiets += usize::from(!is_tactical(m));
+                    if !is_tactical(m) && Some(quiets) == skip_after {
+                        fixed = picker.losing_captures_in_fixed_order();
+                        picker.skip_quiets = true;
+                    }
+                }
+                (out, fixed)
+            };
+            let (whole, _) = picked(None);
+            let quiets = whole.iter().filter(|&&m| !is_tactical(m)).count();
+            let last_quiet = whole.iter().rposition(|&m| !is_tactical(m));
+            let losing = &whole[last_quiet.map_or(whole.len(), |i| i + 1)..];
+            for skip_after in 1..=quiets {
+                let (skipped, fixed) = picked(Some(skip_after));
+                let kth_quiet = whole
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &m)| !is_tactical(m))
+                    .nth(skip_after - 1)
+                    .map(|(i, _)| i)
+                    .unwrap();
+                let expected: Vec<Move> =
+                    whole[..=kth_quiet].iter().chain(losing).copied().collect();
+                if fixed {
+                    assert_eq!(skipped, expected, "{pos:?} after {skip_after} quiets");
+                    kept += 1;
+                } else {
+                    refused += 1;
+                }
+            }
+        }
+        // Both answers occur among these positions.
+        assert!(kept > 0 && refused > 0, "{kept} kept, {refused} refused");
     }
 
     #[test]

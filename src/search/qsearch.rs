@@ -83,8 +83,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                 } else {
                     tactical_moves(self.pos.chess(), &mut moves);
                 }
-                if moves.is_empty() && (in_check || first_legal_move(self.pos.chess()).is_none())
-                {
+                if moves.is_empty() && (in_check || first_legal_move(self.pos.chess()).is_none()) {
                     return if in_check { mated_in(ply) } else { DRAW };
                 }
                 if in_check {

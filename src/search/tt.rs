@@ -470,7 +470,11 @@ mod tests {
             let legal = pos.legal_moves();
             for &m in &legal {
                 let packed = pack_move(m);
-                assert_eq!(legal_table_move(packed, pos.chess()), Some(m), "{pos:?} {m}");
+                assert_eq!(
+                    legal_table_move(packed, pos.chess()),
+                    Some(m),
+                    "{pos:?} {m}"
+                );
             }
             // Every other 16-bit value names no legal move here (a third of
             // the values, every residue of each field, to keep it quick).
