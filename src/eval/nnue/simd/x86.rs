@@ -171,6 +171,34 @@ fn sse41_affine(weights: &[i8], biases: &[i32], input: &[u8], out: &mut [i32]) {
     unsafe { sse41::affine(weights, biases, input, out) }
 }
 
+/// Adds up `term(i)` for every whole vector of `LANES` lanes in `len`, with
+/// two sums, two vectors a step: half the loop overhead, and the two chains
+/// of additions overlap (i32 lanes wrap, so the order of the additions does
+/// not change the result). Returns the sum and the lanes it covers; the
+/// caller finishes the tail. Inlined into each kernel, so it compiles to
+/// that kernel's instruction set.
+#[inline(always)]
+fn sum_terms<const LANES: usize, V: Copy>(
+    len: usize,
+    term: impl Fn(usize) -> V,
+    add: impl Fn(V, V) -> V,
+    zero: V,
+) -> (V, usize) {
+    let paired = len - len % (2 * LANES);
+    let (mut even, mut odd) = (zero, zero);
+    let mut i = 0;
+    while i < paired {
+        even = add(even, term(i));
+        odd = add(odd, term(i + LANES));
+        i += 2 * LANES;
+    }
+    if len - i >= LANES {
+        even = add(even, term(i));
+        i += LANES;
+    }
+    (add(even, odd), i)
+}
+
 mod avx2 {
     use super::*;
 
@@ -280,8 +308,8 @@ mod avx2 {
         // v × w fits i16 (|w| <= 127); madd multiplies by v again and adds
         // neighbouring lanes into i32.
         let term = |i: usize| {
-            // SAFETY: every caller passes i + 16 <= both lengths (equal,
-            // checked by the caller of this kernel).
+            // SAFETY: `sum_terms` passes only i + 16 <= acc.len(), which
+            // equals weights.len() (checked by the caller of this kernel).
             let (a, w) = unsafe {
                 (
                     _mm256_loadu_si256(acc.as_ptr().add(i).cast()),
@@ -291,23 +319,9 @@ mod avx2 {
             let v = _mm256_min_epi16(_mm256_max_epi16(a, zero), one);
             _mm256_madd_epi16(_mm256_mullo_epi16(v, w), v)
         };
-        // Two sums, 32 lanes a step: half the loop overhead, and the two
-        // chains of additions overlap (i32 lanes wrap, so the order of the
-        // additions does not change the result).
-        let paired = acc.len() - acc.len() % 32;
-        let (mut even, mut odd) = (zero, zero);
-        let mut i = 0;
-        while i < paired {
-            even = _mm256_add_epi32(even, term(i));
-            odd = _mm256_add_epi32(odd, term(i + 16));
-            i += 32;
-        }
-        if acc.len() - i >= 16 {
-            even = _mm256_add_epi32(even, term(i));
-            i += 16;
-        }
-        horizontal_sum(_mm256_add_epi32(even, odd))
-            .wrapping_add(scalar::screlu_dot(&acc[i..], &weights[i..]))
+        let add = |a, b| _mm256_add_epi32(a, b);
+        let (sum, i) = sum_terms::<16, _>(acc.len(), term, add, zero);
+        horizontal_sum(sum).wrapping_add(scalar::screlu_dot(&acc[i..], &weights[i..]))
     }
 
     #[target_feature(enable = "avx2")]
@@ -446,8 +460,8 @@ mod avx512 {
         let zero = _mm512_setzero_si512();
         let one = _mm512_set1_epi16(SCRELU_ONE as i16);
         let term = |i: usize| {
-            // SAFETY: every caller passes i + 32 <= both lengths (equal,
-            // checked by the caller of this kernel).
+            // SAFETY: `sum_terms` passes only i + 32 <= acc.len(), which
+            // equals weights.len() (checked by the caller of this kernel).
             let (a, w) = unsafe {
                 (
                     _mm512_loadu_si512(acc.as_ptr().add(i).cast()),
@@ -457,20 +471,9 @@ mod avx512 {
             let v = _mm512_min_epi16(_mm512_max_epi16(a, zero), one);
             _mm512_madd_epi16(_mm512_mullo_epi16(v, w), v)
         };
-        let paired = acc.len() - acc.len() % 64;
-        let (mut even, mut odd) = (zero, zero);
-        let mut i = 0;
-        while i < paired {
-            even = _mm512_add_epi32(even, term(i));
-            odd = _mm512_add_epi32(odd, term(i + 32));
-            i += 64;
-        }
-        if acc.len() - i >= 32 {
-            even = _mm512_add_epi32(even, term(i));
-            i += 32;
-        }
-        _mm512_reduce_add_epi32(_mm512_add_epi32(even, odd))
-            .wrapping_add(avx2::screlu_dot(&acc[i..], &weights[i..]))
+        let add = |a, b| _mm512_add_epi32(a, b);
+        let (sum, i) = sum_terms::<32, _>(acc.len(), term, add, zero);
+        _mm512_reduce_add_epi32(sum).wrapping_add(avx2::screlu_dot(&acc[i..], &weights[i..]))
     }
 }
 
