@@ -177,12 +177,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let continuation = Continuation::new(turn, one_back, two_back);
         let killers = self.history.killers(ply);
         let counter = self.history.counter_move(turn, continuation);
-        let mut picker = match tt_move {
-            Some(t) if legal.is_empty() => {
-                MovePicker::table_move_first(&mut legal, t, killers, counter, continuation)
-            }
-            _ => MovePicker::new(&mut legal, tt_move, killers, counter, continuation),
-        };
+        let mut picker = MovePicker::new(&mut legal, tt_move, killers, counter, continuation);
         let mut root_index = self.pv_index;
 
         let original_alpha = alpha;

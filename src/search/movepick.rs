@@ -157,7 +157,12 @@ pub struct MovePicker<'a> {
 }
 
 impl<'a> MovePicker<'a> {
-    /// All legal moves of a main-search node.
+    /// All legal moves of a main-search node. An empty `legal` with a
+    /// table move (legal here) means the moves are not generated yet: the
+    /// table move goes out first, and the picker generates the rest into
+    /// `legal` only when the next move is asked for, arranged as they would
+    /// be had they come filled (when the table move cuts the node off, they
+    /// are never generated).
     pub fn new(
         legal: &'a mut MoveList,
         table_move: Option<Move>,
@@ -166,10 +171,15 @@ impl<'a> MovePicker<'a> {
         continuation: Continuation,
     ) -> MovePicker<'a> {
         debug_assert!(legal.len() <= 256, "more moves than scores");
+        let deferred = if legal.is_empty() && table_move.is_some() {
+            Deferred::AllMoves
+        } else {
+            Deferred::Nothing
+        };
         MovePicker {
             stage: Stage::TableMove,
             moves: legal,
-            deferred: Deferred::Nothing,
+            deferred,
             scores: [UNSCORED; 256],
             done: 0,
             tactical_end: 0,
@@ -183,46 +193,28 @@ impl<'a> MovePicker<'a> {
         }
     }
 
-    /// As [`MovePicker::new`], but `table_move`, legal here, goes out
-    /// before any move is generated: the legal moves are generated into
-    /// `list` (empty until then) only when the next move is asked for, and
-    /// arranged as they would be had they come filled.
-    pub fn table_move_first(
-        list: &'a mut MoveList,
-        table_move: Move,
-        killers: [Option<Move>; 2],
-        counter: Option<Move>,
-        continuation: Continuation,
-    ) -> MovePicker<'a> {
-        debug_assert!(list.is_empty(), "the picker fills the list itself");
-        let mut picker = MovePicker::new(list, Some(table_move), killers, counter, continuation);
-        picker.deferred = Deferred::AllMoves;
-        picker
-    }
-
-    /// [`MovePicker::new_tactical`] with the table move, a legal tactical
-    /// move here, handed out before the tactical moves are generated into
-    /// `list` (empty until then).
-    pub fn tactical_table_move_first(list: &'a mut MoveList, table_move: Move) -> MovePicker<'a> {
-        debug_assert!(list.is_empty(), "the picker fills the list itself");
-        debug_assert!(is_tactical(table_move));
-        let mut picker = MovePicker::new_tactical(list, Some(table_move));
-        picker.deferred = Deferred::TacticalMoves;
-        picker
-    }
-
     /// Quiescence: the table move if tactical, then captures and queen
-    /// promotions that do not lose material by SEE.
+    /// promotions that do not lose material by SEE. As in [`MovePicker::new`],
+    /// an empty list with a tactical table move is generated (the tactical
+    /// moves only) after it.
     pub fn new_tactical(legal: &'a mut MoveList, table_move: Option<Move>) -> MovePicker<'a> {
-        let mut picker = MovePicker::new(
-            legal,
-            table_move.filter(|&m| is_tactical(m)),
-            [None; 2],
-            None,
-            Continuation::default(),
-        );
-        picker.tactical_only = true;
+        let mut picker =
+            MovePicker::new(legal, table_move, [None; 2], None, Continuation::default());
+        picker.restrict_to_tactical();
         picker
+    }
+
+    /// Turns a picker made by [`MovePicker::new`], before it hands out
+    /// anything, into one of [`MovePicker::new_tactical`]: one constructor
+    /// call for a node that wants either, so the picker is built in place.
+    pub fn restrict_to_tactical(&mut self) {
+        debug_assert!(self.stage == Stage::TableMove && self.done == 0);
+        self.tactical_only = true;
+        self.table_move = self.table_move.filter(|&m| is_tactical(m));
+        self.deferred = match (self.deferred, self.table_move) {
+            (Deferred::AllMoves, Some(_)) => Deferred::TacticalMoves,
+            _ => Deferred::Nothing,
+        };
     }
 
     /// The quiet moves not handed out yet (the killers and counter-move

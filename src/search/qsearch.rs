@@ -61,38 +61,33 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         // Out of check only the tactical moves are wanted: generated alone
         // and arranged as the full list would present them, they reach the
         // picker in the same order. (A quiet table move is not among them;
-        // the tactical picker would drop it anyway.)
-        // A legal table move the picker would hand out first goes out
-        // before the others are generated, as in the main search.
+        // the tactical picker would drop it anyway.) A legal table move the
+        // picker would hand out first goes out before the others are
+        // generated, as in the main search.
         let mut moves = MoveList::new();
         let tt_move = hit
             .and_then(|h| legal_table_move(h.packed_move, self.pos.chess()))
             .filter(|&m| in_check || is_tactical(m));
-        let mut picker = match tt_move {
-            Some(t) if in_check => MovePicker::table_move_first(
-                &mut moves,
-                t,
-                [None; 2],
-                None,
-                Continuation::default(),
-            ),
-            Some(t) => MovePicker::tactical_table_move_first(&mut moves, t),
-            None => {
-                if in_check {
-                    legal_moves(self.pos.chess(), &mut moves);
-                } else {
-                    tactical_moves(self.pos.chess(), &mut moves);
-                }
-                if moves.is_empty() && (in_check || first_legal_move(self.pos.chess()).is_none()) {
-                    return if in_check { mated_in(ply) } else { DRAW };
-                }
-                if in_check {
-                    MovePicker::new(&mut moves, None, [None; 2], None, Continuation::default())
-                } else {
-                    MovePicker::new_tactical(&mut moves, None)
-                }
+        if tt_move.is_none() {
+            if in_check {
+                legal_moves(self.pos.chess(), &mut moves);
+            } else {
+                tactical_moves(self.pos.chess(), &mut moves);
             }
-        };
+            if moves.is_empty() && (in_check || first_legal_move(self.pos.chess()).is_none()) {
+                return if in_check { mated_in(ply) } else { DRAW };
+            }
+        }
+        let mut picker = MovePicker::new(
+            &mut moves,
+            tt_move,
+            [None; 2],
+            None,
+            Continuation::default(),
+        );
+        if !in_check {
+            picker.restrict_to_tactical();
+        }
         let mut best_move: Option<Move> = None;
         while let Some(m) = picker.next(self.pos.chess(), &self.history) {
             if !in_check {
