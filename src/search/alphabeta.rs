@@ -189,7 +189,6 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         // Once late-move or futility pruning starts, the checking quiets
         // the picker still holds (counted at the first pruned quiet).
         let mut checking_quiets_left: Option<usize> = None;
-        let mut quiet_skip_refused = false;
         let mut moves_searched = 0usize;
 
         loop {
@@ -243,12 +242,10 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                             // Until a move is searched nothing here changes,
                             // so every quiet left would be pruned like this
                             // one unless it checks: with no check among them
-                            // the picker need not hand them out, as long as
-                            // the losing captures after them come in the
-                            // same order without them.
-                            if *left == 0 && !quiet_skip_refused {
-                                quiet_skip_refused = !picker.losing_captures_in_fixed_order();
-                                picker.skip_quiets = !quiet_skip_refused;
+                            // the picker need not hand them out (the losing
+                            // captures after them keep their order).
+                            if *left == 0 {
+                                picker.skip_quiets = true;
                             }
                             continue;
                         }
