@@ -457,14 +457,12 @@ impl<'a> MovePicker<'a> {
                     let scorer = history.quiet_scorer(chess.turn(), self.continuation);
                     for i in self.quiet_done..self.moves.len() {
                         let m = self.moves[i];
-                        {
-                            // Underpromotions are almost never right: try them last.
-                            self.scores[i] = if m.is_promotion() {
-                                UNDERPROMOTION
-                            } else {
-                                scorer.score(m)
-                            };
-                        }
+                        // Underpromotions are almost never right: try them last.
+                        self.scores[i] = if m.is_promotion() {
+                            UNDERPROMOTION
+                        } else {
+                            scorer.score(m)
+                        };
                     }
                     self.stage = Stage::Quiets;
                 }
