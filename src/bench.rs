@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::eval::EvalChoice;
 use crate::eval::nnue::{Kernels, Network, SimdPath};
+use crate::eval::{EvalChoice, endgame};
 use crate::position::Position;
 use crate::search::{Limits, SearchConfig, SearchControl, TranspositionTable, run_search};
 
@@ -81,6 +81,8 @@ pub fn bench(
     // only the searches are timed: allocating and clearing the table is not
     // searching (Stockfish's bench likewise stops its clock for `ucinewgame`).
     let tt = TranspositionTable::new(hash_mb);
+    // Tables built once per process are not searching either.
+    endgame::prepare();
     let mut searching = Duration::ZERO;
     for (i, fen) in fens.iter().enumerate() {
         let Ok(pos) = Position::from_fen(fen, false) else {

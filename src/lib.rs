@@ -11,11 +11,12 @@
 //! | Module | Its one job | May import |
 //! |---|---|---|
 //! | `rng` | SplitMix64, the one seeded generator behind keys, books and random nets | |
+//! | `huge_pages` | buffers for big tables read at random (hash, net rows), backed by huge pages | |
 //! | `position` | the board over shakmaty: FEN, moves, Zobrist keys, repetition history | `rng` |
 //! | `perft` | counting move-generation leaves: perft, divide, suites, the perft hash table | `position` |
 //! | `tablebase` | Syzygy files: finding and validating them, guarded WDL/DTZ probes, ranking root moves | `position` |
-//! | `eval` | static evaluation: PST, NNUE (format, features, accumulators, SIMD), endgame knowledge | `position`, `rng` |
-//! | `search` | PVS alpha-beta, transposition table, move ordering, time, Lazy SMP, tablebase scores | `eval`, `position`, `tablebase` |
+//! | `eval` | static evaluation: PST, NNUE (format, features, accumulators, SIMD), endgame knowledge | `huge_pages`, `position`, `rng` |
+//! | `search` | PVS alpha-beta, transposition table, move ordering, time, Lazy SMP, tablebase scores | `eval`, `huge_pages`, `position`, `tablebase` |
 //! | `bench` | the fixed-depth bench: its signature and speed | `eval`, `position`, `search` |
 //! | `uci` | the UCI protocol: reader, options, engine state, `go` jobs, strength limit | `bench`, `eval`, `perft`, `position`, `rng`, `search`, `tablebase` |
 //! | `arena` | matches between engines: processes, clocks, referee, adjudication, Elo/SPRT, reports | `eval`, `rng`, `tablebase` |
@@ -27,6 +28,7 @@ pub mod arena;
 pub mod bench;
 pub mod eval;
 pub mod explain;
+pub mod huge_pages;
 pub mod perft;
 pub mod position;
 pub mod rng;

@@ -76,6 +76,13 @@ pub const MAX_KNOWN_WIN: i32 = KNOWN_WIN
     + 7 * KBN_KING_STEP;
 const _: () = assert!(KPK_WIN + 7 * KPK_RANK_STEP < KNOWN_WIN + QUEEN);
 
+/// Builds the tables the rules read (the KPK bitbase, a few milliseconds),
+/// so that no search stops to build them mid-move. Optional: they are
+/// otherwise built on first use.
+pub fn prepare() {
+    kpk::Bitbase::get();
+}
+
 /// The evaluation `eval` (centipawns from the side to move in `pos`, from
 /// any evaluator) with the endgame knowledge applied.
 pub fn adjust(pos: &Chess, eval: i32) -> i32 {

@@ -10,6 +10,8 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 use shakmaty::{Chess, Move, Position as _, Role, Square};
 
+use crate::huge_pages::HugePageBuffer;
+
 use super::score::{MATE_BOUND, is_mate_score};
 
 /// What the stored score says about the true value.
@@ -90,7 +92,7 @@ impl Bucket {
 }
 
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: HugePageBuffer<Bucket>,
     /// Incremented for every new search; stored in entries to age them out.
     generation: AtomicU8,
 }
@@ -227,7 +229,8 @@ impl TranspositionTable {
     /// users go through `resize`, which says why it refuses.
     pub fn new(mb: usize) -> TranspositionTable {
         let mut tt = TranspositionTable {
-            buckets: Vec::new(),
+            buckets: HugePageBuffer::try_from_fn(0, |_| Bucket::default())
+                .expect("an empty table needs no memory"),
             generation: AtomicU8::new(0),
         };
         if tt.resize(mb).is_err() {
@@ -255,14 +258,13 @@ impl TranspositionTable {
             ));
         }
         let buckets = (mb * 1024 * 1024 / (BUCKET * ENTRY_BYTES)).max(1);
-        let mut fresh: Vec<Bucket> = Vec::new();
-        fresh.try_reserve_exact(buckets).map_err(|_| {
-            format!(
-                "cannot allocate {mb} MB for the hash table; keeping {} MB",
-                self.size_mb()
-            )
-        })?;
-        fresh.resize_with(buckets, Bucket::default);
+        let fresh =
+            HugePageBuffer::try_from_fn(buckets, |_| Bucket::default()).ok_or_else(|| {
+                format!(
+                    "cannot allocate {mb} MB for the hash table; keeping {} MB",
+                    self.size_mb()
+                )
+            })?;
         self.buckets = fresh;
         Ok(())
     }

@@ -72,6 +72,8 @@ impl Engine {
     pub fn new(out: Output) -> Engine {
         let options = Options::new(LoadedNet::eval_option_values());
         let tt = TranspositionTable::new(options.spin(name::HASH) as usize);
+        // At start-up, as Stockfish builds its bitbases, not in the first game.
+        endgame::prepare();
         Engine {
             options,
             position: Position::startpos(),

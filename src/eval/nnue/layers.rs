@@ -5,6 +5,7 @@
 
 use super::features::FeatureSet;
 use super::simd::{ACTIVATION_MAX, Kernels, SCRELU_ONE, WEIGHT_SCALE_BITS};
+use crate::huge_pages::HugePageBuffer;
 
 /// Dense-layer inputs are padded to a multiple of this, as Stockfish stores
 /// them (the widest SIMD register, in bytes).
@@ -23,8 +24,9 @@ pub struct FeatureTransformer {
     pub features: FeatureSet,
     pub half_dims: usize,
     pub biases: Vec<i16>,
-    /// `features.dimensions()` rows of `half_dims` weights, one row per input.
-    pub weights: Vec<i16>,
+    /// `features.dimensions()` rows of `half_dims` weights, one row per input
+    /// (on huge pages: every accumulator update reads rows at random).
+    pub weights: HugePageBuffer<i16>,
     /// Buckets of the PSQT part; 0 for nets without one.
     pub psqt_buckets: usize,
     /// `features.dimensions()` rows of `psqt_buckets` weights.
@@ -47,7 +49,7 @@ impl FeatureTransformer {
             features,
             half_dims,
             biases,
-            weights,
+            weights: HugePageBuffer::from(weights),
             psqt_buckets: 0,
             psqt_weights: Vec::new(),
             shift: 0,
