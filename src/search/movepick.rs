@@ -314,6 +314,12 @@ impl<'a> MovePicker<'a> {
     /// Hands out the best-scored move among `moves[done..end]` (tactical
     /// moves) whose score lies in `lo..hi`.
     fn take_best_in(&mut self, end: usize, lo: i32, hi: i32) -> Option<Move> {
+        self.best_in(end, lo, hi).map(|i| self.take(i))
+    }
+
+    /// The first of the moves left before `end` with the highest score in
+    /// `lo..hi`.
+    fn best_in(&self, end: usize, lo: i32, hi: i32) -> Option<usize> {
         let mut best: Option<usize> = None;
         for i in self.done..end {
             let s = self.scores[i];
@@ -321,7 +327,7 @@ impl<'a> MovePicker<'a> {
                 best = Some(i);
             }
         }
-        best.map(|i| self.take(i))
+        best
     }
 
     /// Hands out the best quiet move left. The quiet stage is the hot loop
@@ -408,22 +414,23 @@ impl<'a> MovePicker<'a> {
                     }
                     self.tactical_end = self.done + gathered;
                     self.quiet_done = self.tactical_end;
+                    // All start in the good band; SEE judges each only when
+                    // it comes up, so after a cutoff the rest are never judged.
                     for j in self.done..self.tactical_end {
-                        let m = self.moves[j];
-                        let band = if see_at_least(chess, m, 0) {
-                            GOOD_CAPTURE
-                        } else {
-                            BAD_CAPTURE
-                        };
-                        self.scores[j] = band + mvv_lva(m);
+                        self.scores[j] = GOOD_CAPTURE + mvv_lva(self.moves[j]);
                     }
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => {
-                    if let Some(m) =
-                        self.take_best_in(self.tactical_end, GOOD_CAPTURE, GOOD_CAPTURE + BAND)
+                    while let Some(i) =
+                        self.best_in(self.tactical_end, GOOD_CAPTURE, GOOD_CAPTURE + BAND)
                     {
-                        return Some(m);
+                        if see_at_least(chess, self.moves[i], 0) {
+                            return Some(self.take(i));
+                        }
+                        // Losing material: down to the bad band, in place, so
+                        // the moves keep the positions they would have had.
+                        self.scores[i] += BAD_CAPTURE - GOOD_CAPTURE;
                     }
                     self.stage = if self.tactical_only {
                         Stage::Done

@@ -3,7 +3,7 @@
 //! free to stop when continuing would lose. X-ray attackers behind the
 //! pieces that capture join in as the occupancy empties.
 
-use shakmaty::{Bitboard, Chess, Color, Move, Position as _, Role, Square};
+use shakmaty::{Bitboard, Chess, Color, Move, Position as _, Role, Square, attacks};
 
 /// Exchange values (classical, not the evaluator's): what SEE trades in.
 pub fn see_value(role: Role) -> i32 {
@@ -40,11 +40,21 @@ pub fn see(chess: &Chess, m: Move) -> i32 {
         occupied ^= Bitboard::from_square(Square::from_coords(to.file(), from.rank()));
     }
 
+    // Both sides' attackers of the square, kept up to date as pieces leave:
+    // only a slider behind a piece that just captured along its line can
+    // join, so each step looks up one slider ray instead of every attack.
+    let diagonal = board.bishops() | board.queens();
+    let straight = board.rooks() | board.queens();
+    let mut attackers = all_attackers_to(chess, to, occupied);
     let mut side = !chess.turn();
     let mut depth = 0;
     loop {
-        let attackers = attackers_to(chess, to, side, occupied);
-        let Some((sq, role)) = least_valuable(chess, attackers) else {
+        debug_assert_eq!(
+            attackers & board.by_color(side),
+            attackers_to(chess, to, side, occupied),
+            "incremental SEE attackers of {to} went wrong for {m} in {board:?}"
+        );
+        let Some((sq, role)) = least_valuable(chess, attackers & board.by_color(side)) else {
             break;
         };
         depth += 1;
@@ -54,6 +64,8 @@ pub fn see(chess: &Chess, m: Move) -> i32 {
         // Speculative score if the piece on the square is taken now.
         gain[depth] = see_value(on_square) - gain[depth - 1];
         // A king may only take last: if the other side still attacks, stop.
+        // (Rare, so the attackers are counted afresh, x-rays through the
+        // king's square included.)
         if role == Role::King
             && attackers_to(chess, to, !side, occupied ^ Bitboard::from_square(sq)).any()
         {
@@ -62,6 +74,13 @@ pub fn see(chess: &Chess, m: Move) -> i32 {
         }
         on_square = role;
         occupied ^= Bitboard::from_square(sq);
+        if matches!(role, Role::Pawn | Role::Bishop | Role::Queen) {
+            attackers |= attacks::bishop_attacks(to, occupied) & diagonal;
+        }
+        if matches!(role, Role::Rook | Role::Queen) {
+            attackers |= attacks::rook_attacks(to, occupied) & straight;
+        }
+        attackers &= occupied;
         side = !side;
         // Neither side has to continue a losing exchange.
         if gain[depth].max(-gain[depth - 1]) < 0 {
@@ -73,6 +92,13 @@ pub fn see(chess: &Chess, m: Move) -> i32 {
         depth -= 1;
     }
     gain[0]
+}
+
+/// The pieces of both colours on `occupied` that attack `sq`.
+fn all_attackers_to(chess: &Chess, sq: Square, occupied: Bitboard) -> Bitboard {
+    let board = chess.board();
+    (board.attacks_to(sq, Color::White, occupied) | board.attacks_to(sq, Color::Black, occupied))
+        & occupied
 }
 
 fn attackers_to(chess: &Chess, sq: Square, color: Color, occupied: Bitboard) -> Bitboard {
