@@ -298,8 +298,8 @@ impl TranspositionTable {
     }
 
     /// Starts loading `key`'s bucket into the cache, so that the probe a
-    /// few instructions later (after the move is made and the evaluation
-    /// updated) does not wait on main memory. Has no other effect.
+    /// little later (once the move is made and the evaluation updated) does
+    /// not wait on main memory for long. Has no other effect.
     #[inline]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
