@@ -14,8 +14,8 @@ pub mod zobrist;
 use std::fmt;
 
 use shakmaty::{
-    Bitboard, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, MoveList, Position as _,
-    PositionErrorKinds, Role, Setup, fen::Fen, uci::UciMove,
+    CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, MoveList, Position as _,
+    PositionErrorKinds, Setup, fen::Fen, uci::UciMove,
 };
 
 pub use changes::{PieceChanges, PieceOnSquare};
@@ -195,46 +195,29 @@ impl Position {
 
     /// Plays a legal move and returns the pieces it moved.
     pub fn make(&mut self, m: Move) -> PieceChanges {
-        self.make_announcing(m, |_| {})
-    }
-
-    /// [`Position::make`], handing `announce` the new key as soon as it is
-    /// known, before the board is updated: a hash-table prefetch issued
-    /// there overlaps that work. The key announced first leaves out the
-    /// en-passant part; in the rare case that part is not zero (a double
-    /// pawn push a pawn can take), `announce` hears the exact key after.
-    #[inline]
-    pub fn make_announcing(&mut self, m: Move, mut announce: impl FnMut(u64)) -> PieceChanges {
-        let mover = self.chess.turn();
-        let changes = PieceChanges::of_move(m, mover);
-        let rights_before = self.chess.castles().castling_rights();
-        let rights_after = castling_rights_after(m, mover, rights_before);
-        let mut key = self.key ^ self.state_key;
-        for c in changes.removed().chain(changes.added()) {
-            key ^= zobrist::piece_key(c.piece, c.square);
-        }
-        let state_key = zobrist::side_key(!mover) ^ zobrist::castling_key(rights_after);
-        announce(key ^ state_key);
-
+        let changes = PieceChanges::of_move(m, self.chess.turn());
         self.undo.push(Undo {
             chess: self.chess.clone(),
             state_key: self.state_key,
             reversible_plies: self.reversible_plies,
         });
+        let rights_before = self.chess.castles().castling_rights();
         self.chess.play_unchecked(m);
-        let en_passant = zobrist::en_passant_part(&self.chess);
-        self.state_key = state_key ^ en_passant;
-        self.key = key ^ self.state_key;
-        if en_passant != 0 {
-            announce(self.key);
+
+        let mut key = self.key ^ self.state_key;
+        for c in changes.removed().chain(changes.added()) {
+            key ^= zobrist::piece_key(c.piece, c.square);
         }
+        self.state_key = zobrist::state_key(&self.chess);
+        self.key = key ^ self.state_key;
         debug_assert_eq!(
             self.key,
             zobrist::full_key(&self.chess),
             "incremental Zobrist key differs from a fresh one after {m:?}"
         );
 
-        let irreversible = m.is_zeroing() || rights_after != rights_before;
+        let irreversible =
+            m.is_zeroing() || self.chess.castles().castling_rights() != rights_before;
         self.reversible_plies = if irreversible {
             0
         } else {
@@ -391,18 +374,4 @@ fn describe_errors(kinds: PositionErrorKinds) -> String {
     } else {
         found.join(", ")
     }
-}
-
-/// The castling rights (rook squares) left after `mover` plays `m`: moving
-/// from or onto a rook's square ends its right, moving the king (castling
-/// included) ends all of the mover's.
-fn castling_rights_after(m: Move, mover: Color, rights: Bitboard) -> Bitboard {
-    let mut ended = Bitboard::from_square(m.to());
-    if let Some(from) = m.from() {
-        ended |= Bitboard::from_square(from);
-    }
-    if m.role() == Role::King {
-        ended |= Bitboard::from_rank(mover.backrank());
-    }
-    rights & !ended
 }

@@ -87,19 +87,11 @@ pub fn side_key(turn: Color) -> u64 {
 /// the repetition rule demands).
 #[inline]
 pub fn state_key(chess: &Chess) -> u64 {
-    side_key(chess.turn())
-        ^ castling_key(chess.castles().castling_rights())
-        ^ en_passant_part(chess)
-}
-
-/// The en-passant part of [`state_key`]: nonzero only right after a double
-/// pawn push that a pawn can legally take.
-#[inline]
-pub fn en_passant_part(chess: &Chess) -> u64 {
-    match chess.maybe_ep_square() {
+    let ep = match chess.maybe_ep_square() {
         None => 0,
         Some(_) => legal_en_passant_key(chess),
-    }
+    };
+    side_key(chess.turn()) ^ castling_key(chess.castles().castling_rights()) ^ ep
 }
 
 /// Kept out of line: deciding whether an en-passant capture is legal needs a

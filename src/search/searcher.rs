@@ -211,10 +211,10 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
             self.pos.fen()
         );
         self.stack[ply].mv = Some(m);
-        // The child probes the table first thing; start that load as soon as
-        // the key is known, so it overlaps the move and the evaluation update.
-        let tt = &self.shared.tt;
-        let changes = self.pos.make_announcing(m, |key| tt.prefetch(key));
+        let changes = self.pos.make(m);
+        // The child probes the table first thing; start that load now so it
+        // overlaps the evaluation update.
+        self.shared.tt.prefetch(self.pos.key());
         self.eval.push(&self.pos, &changes);
         self.debug_assert_key();
     }
