@@ -1,7 +1,9 @@
 //! Static exchange evaluation: the material balance of the capture sequence
 //! on one square, each side recapturing with its least valuable attacker and
 //! free to stop when continuing would lose. X-ray attackers behind the
-//! pieces that capture join in as the occupancy empties.
+//! pieces that capture join in as the occupancy empties. The search asks
+//! only whether an exchange reaches a threshold, which is cheaper to settle
+//! than its value.
 
 use shakmaty::{Bitboard, Chess, Color, Move, Position as _, Role, Square, attacks};
 
@@ -17,62 +19,66 @@ pub fn see_value(role: Role) -> i32 {
     }
 }
 
-/// Net material won by playing `m` (from the mover's point of view) if both
-/// sides continue the exchange on the target square optimally. Castling is 0.
-pub fn see(chess: &Chess, m: Move) -> i32 {
+/// Whether playing `m` wins at least `threshold` (from the mover's point of
+/// view; negative: loses at most `-threshold`) once both sides have gone on
+/// with the exchange on the target square as far as suits them. Each side
+/// in turn either takes with its least valuable attacker or stops; a king
+/// takes only where nothing attacks it afterwards. Pins are ignored.
+/// Castling is worth 0.
+///
+/// The answer is settled as soon as the side to move can stop with a
+/// result it likes, or could not reach one even if its capture went
+/// unanswered, so most calls look at one or two captures.
+pub fn see_at_least(chess: &Chess, m: Move, threshold: i32) -> bool {
     let (from, to) = match m {
         Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
-        Move::Castle { .. } | Move::Put { .. } => return 0,
+        Move::Castle { .. } | Move::Put { .. } => return threshold <= 0,
     };
-    let board = chess.board();
-    let mut occupied = board.occupied();
-    let mut gain = [0i32; 32];
-
-    let mut captured_value = m.capture().map_or(0, see_value);
-    let mut on_square = m.role();
-    if let Some(promo) = m.promotion() {
-        captured_value += see_value(promo) - see_value(Role::Pawn);
-        on_square = promo;
+    let on_square = m.promotion().unwrap_or(m.role());
+    // The mover's gain if the exchange stopped now, less the threshold.
+    let mut margin = m.capture().map_or(0, see_value)
+        + m.promotion()
+            .map_or(0, |p| see_value(p) - see_value(Role::Pawn))
+        - threshold;
+    // The opponent may simply not recapture.
+    if margin < 0 {
+        return false;
     }
-    gain[0] = captured_value;
-    occupied ^= Bitboard::from_square(from);
+    // Even losing the piece for nothing would leave the mover at the threshold.
+    let mut on_square_value = see_value(on_square);
+    if margin - on_square_value >= 0 {
+        return true;
+    }
+
+    let board = chess.board();
+    let mut occupied = board.occupied() ^ Bitboard::from_square(from);
     if let Move::EnPassant { .. } = m {
         occupied ^= Bitboard::from_square(Square::from_coords(to.file(), from.rank()));
     }
-
     // Both sides' attackers of the square, kept up to date as pieces leave:
     // only a slider behind a piece that just captured along its line can
-    // join, so each step looks up one slider ray instead of every attack.
+    // join, so each step looks up at most one ray.
     let diagonal = board.bishops() | board.queens();
     let straight = board.rooks() | board.queens();
     let mut attackers = all_attackers_to(chess, to, occupied);
-    let mut side = !chess.turn();
-    let mut depth = 0;
+    let mover = chess.turn();
+    let mut side = !mover;
     loop {
         debug_assert_eq!(
             attackers & board.by_color(side),
             attackers_to(chess, to, side, occupied),
             "incremental SEE attackers of {to} went wrong for {m} in {board:?}"
         );
+        // Here `side` would rather take than stop (the checks below and
+        // before the loop), so the answer turns on whether it can.
         let Some((sq, role)) = least_valuable(chess, attackers & board.by_color(side)) else {
-            break;
+            return side != mover;
         };
-        depth += 1;
-        if depth >= gain.len() {
-            break;
-        }
-        // Speculative score if the piece on the square is taken now.
-        gain[depth] = see_value(on_square) - gain[depth - 1];
-        // A king may only take last: if the other side still attacks, stop.
-        // (Rare, so the attackers are counted afresh, x-rays through the
-        // king's square included.)
         if role == Role::King
             && attackers_to(chess, to, !side, occupied ^ Bitboard::from_square(sq)).any()
         {
-            depth -= 1;
-            break;
+            return side != mover;
         }
-        on_square = role;
         occupied ^= Bitboard::from_square(sq);
         if matches!(role, Role::Pawn | Role::Bishop | Role::Queen) {
             attackers |= attacks::bishop_attacks(to, occupied) & diagonal;
@@ -81,23 +87,38 @@ pub fn see(chess: &Chess, m: Move) -> i32 {
             attackers |= attacks::rook_attacks(to, occupied) & straight;
         }
         attackers &= occupied;
+        // `side` takes the piece on the square: the margin moves its way.
+        if side == mover {
+            margin += on_square_value;
+        } else {
+            margin -= on_square_value;
+        }
+        on_square_value = see_value(role);
         side = !side;
-        // Neither side has to continue a losing exchange.
-        if gain[depth].max(-gain[depth - 1]) < 0 {
-            break;
+        // Now `side` decides. Stopping settles it if that suits `side`; so
+        // does a capture that could not suit it even if left unanswered.
+        let (stop_suits_side, capture_cannot_suit) = if side == mover {
+            (margin >= 0, margin + on_square_value < 0)
+        } else {
+            (margin < 0, margin - on_square_value >= 0)
+        };
+        if stop_suits_side || capture_cannot_suit {
+            return margin >= 0;
         }
     }
-    while depth > 0 {
-        gain[depth - 1] = -(-gain[depth - 1]).max(gain[depth]);
-        depth -= 1;
-    }
-    gain[0]
 }
 
 /// The pieces of both colours on `occupied` that attack `sq`.
 fn all_attackers_to(chess: &Chess, sq: Square, occupied: Bitboard) -> Bitboard {
     let board = chess.board();
-    (board.attacks_to(sq, Color::White, occupied) | board.attacks_to(sq, Color::Black, occupied))
+    let pawns = (attacks::pawn_attacks(Color::White, sq) & board.black()
+        | attacks::pawn_attacks(Color::Black, sq) & board.white())
+        & board.pawns();
+    (attacks::rook_attacks(sq, occupied) & (board.rooks() | board.queens())
+        | attacks::bishop_attacks(sq, occupied) & (board.bishops() | board.queens())
+        | attacks::knight_attacks(sq) & board.knights()
+        | attacks::king_attacks(sq) & board.kings()
+        | pawns)
         & occupied
 }
 
@@ -115,41 +136,72 @@ fn least_valuable(chess: &Chess, attackers: Bitboard) -> Option<(Square, Role)> 
     None
 }
 
-/// Whether the exchange started by `m` gains at least `threshold`: the
-/// same answer as `see(chess, m) >= threshold`, without playing the exchange
-/// out when its first capture settles it. The opponent may decline to
-/// recapture, so SEE is at most what `m` takes; and recapturing can cost the
-/// mover no more than the piece `m` puts on the square, so SEE is at least
-/// that difference.
-pub fn see_at_least(chess: &Chess, m: Move, threshold: i32) -> bool {
-    let (taken, moved) = match m {
-        Move::Castle { .. } | Move::Put { .. } => (0, 0),
-        _ => match m.promotion() {
-            Some(promo) => (
-                m.capture().map_or(0, see_value) + see_value(promo) - see_value(Role::Pawn),
-                see_value(promo),
-            ),
-            None => (m.capture().map_or(0, see_value), see_value(m.role())),
-        },
-    };
-    if taken < threshold {
-        return false;
-    }
-    if taken - moved >= threshold {
-        return true;
-    }
-    see(chess, m) >= threshold
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::position::Position;
 
+    /// The exchange's value: the highest threshold it reaches (found by
+    /// bisection over every value an exchange can take).
+    fn exchange_value(chess: &Chess, m: Move) -> i32 {
+        let (mut reached, mut missed) = (-3 * see_value(Role::King), 3 * see_value(Role::King));
+        assert!(see_at_least(chess, m, reached) && !see_at_least(chess, m, missed));
+        while missed - reached > 1 {
+            let mid = reached + (missed - reached) / 2;
+            if see_at_least(chess, m, mid) {
+                reached = mid;
+            } else {
+                missed = mid;
+            }
+        }
+        reached
+    }
+
     fn see_of(fen: &str, uci: &str) -> i32 {
         let pos = Position::from_fen(fen, false).unwrap();
         let m = pos.parse_uci(uci).unwrap();
-        see(pos.chess(), m)
+        exchange_value(pos.chess(), m)
+    }
+
+    /// SEE by its definition, recursively: each side in turn takes with its
+    /// least valuable attacker (the attackers counted afresh from the
+    /// occupancy, x-rays included) or stops, whichever is better for it; a
+    /// king takes only where nothing attacks it afterwards.
+    fn see_by_definition(chess: &Chess, m: Move) -> i32 {
+        let (from, to) = match m {
+            Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
+            Move::Castle { .. } | Move::Put { .. } => return 0,
+        };
+        let mut occupied = chess.board().occupied() ^ Bitboard::from_square(from);
+        if let Move::EnPassant { .. } = m {
+            occupied ^= Bitboard::from_square(Square::from_coords(to.file(), from.rank()));
+        }
+        let promotion_gain = m
+            .promotion()
+            .map_or(0, |p| see_value(p) - see_value(Role::Pawn));
+        let on_square = m.promotion().unwrap_or(m.role());
+        m.capture().map_or(0, see_value) + promotion_gain
+            - best_continuation(chess, to, !chess.turn(), occupied, see_value(on_square))
+    }
+
+    /// What `side` wins by going on with the exchange on `to`, where a piece
+    /// worth `on_square` stands: at least 0, since it may stop.
+    fn best_continuation(
+        chess: &Chess,
+        to: Square,
+        side: Color,
+        occupied: Bitboard,
+        on_square: i32,
+    ) -> i32 {
+        let Some((sq, role)) = least_valuable(chess, attackers_to(chess, to, side, occupied))
+        else {
+            return 0;
+        };
+        let occupied = occupied ^ Bitboard::from_square(sq);
+        if role == Role::King && attackers_to(chess, to, !side, occupied).any() {
+            return 0;
+        }
+        (on_square - best_continuation(chess, to, !side, occupied, see_value(role))).max(0)
     }
 
     #[test]
@@ -175,27 +227,54 @@ mod tests {
     }
 
     #[test]
+    fn a_side_stops_only_where_going_on_would_not_pay() {
+        // ...Nxd5 exd5 exd5 Nxd5 Nxd5 Qxd5 (the queen behind the e4 pawn):
+        // Black's ...exd5 regains the pawn but loses it again for nothing,
+        // so Black ends a knight for a pawn down either way.
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1P/PPPBBP1P/R3K2R b KQkq - 0 10";
+        assert_eq!(see_of(fen, "b6d5"), -200);
+    }
+
+    #[test]
     fn king_cannot_recapture_into_defence() {
         // Qxf7+: the king may not take back because the bishop on c4 guards f7.
         assert_eq!(see_of("4k3/5p2/8/8/2B5/8/8/4KQ2 w - - 0 1", "f1f7"), 100);
     }
 
     #[test]
-    fn threshold_test_agrees_with_the_full_exchange() {
+    fn threshold_test_agrees_with_the_definition() {
         // Every move of the bench positions and of the positions one move
         // later, against thresholds on both sides of every exchange value.
         let mut checked = 0;
         for pos in &crate::bench::positions_and_children() {
             for m in pos.legal_moves() {
-                let full = see(pos.chess(), m);
+                let value = see_by_definition(pos.chess(), m);
                 for threshold in [
-                    -20000, -900, -500, -301, -300, -200, -100, -1, 0, 1, 100, 200, 300, 500, 800,
-                    900, 1000,
+                    -20000,
+                    -900,
+                    -500,
+                    -301,
+                    -300,
+                    -200,
+                    -100,
+                    -1,
+                    0,
+                    1,
+                    100,
+                    200,
+                    300,
+                    500,
+                    800,
+                    900,
+                    1000,
+                    value - 1,
+                    value,
+                    value + 1,
                 ] {
                     assert_eq!(
                         see_at_least(pos.chess(), m, threshold),
-                        full >= threshold,
-                        "{} {m} threshold {threshold} (see {full})",
+                        value >= threshold,
+                        "{} {m} threshold {threshold} (see {value})",
                         pos.fen()
                     );
                     checked += 1;
