@@ -231,12 +231,13 @@ impl<'a> MovePicker<'a> {
             self.deferred == Deferred::Nothing,
             "moves not generated yet"
         );
-        let gathered = self.stage > Stage::ScoreCaptures;
-        let start = if gathered { self.quiet_done } else { self.done };
-        self.moves[start..]
-            .iter()
-            .copied()
-            .filter(move |&m| gathered || !is_tactical(m))
+        // Pruning starts only after a move was searched, and the captures
+        // are gathered when the second move is asked for.
+        debug_assert!(
+            self.stage > Stage::ScoreCaptures,
+            "quiets asked for before the tactical moves were gathered"
+        );
+        self.moves[self.quiet_done..].iter().copied()
     }
 
     /// Hands out `moves[i]`, swapping it (and its score) to the front of
