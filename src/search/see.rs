@@ -60,7 +60,7 @@ pub fn see_at_least(chess: &Chess, m: Move, threshold: i32) -> bool {
     // join, so each step looks up at most one ray.
     let diagonal = board.bishops() | board.queens();
     let straight = board.rooks() | board.queens();
-    let mut attackers = all_attackers_to(chess, to, occupied);
+    let mut attackers = all_attackers_to(chess, to, occupied, diagonal, straight);
     let mover = chess.turn();
     let mut side = !mover;
     loop {
@@ -108,14 +108,21 @@ pub fn see_at_least(chess: &Chess, m: Move, threshold: i32) -> bool {
     }
 }
 
-/// The pieces of both colours on `occupied` that attack `sq`.
-fn all_attackers_to(chess: &Chess, sq: Square, occupied: Bitboard) -> Bitboard {
+/// The pieces of both colours on `occupied` that attack `sq`; `diagonal`
+/// and `straight` are the bishops and queens, and the rooks and queens.
+fn all_attackers_to(
+    chess: &Chess,
+    sq: Square,
+    occupied: Bitboard,
+    diagonal: Bitboard,
+    straight: Bitboard,
+) -> Bitboard {
     let board = chess.board();
     let pawns = (attacks::pawn_attacks(Color::White, sq) & board.black()
         | attacks::pawn_attacks(Color::Black, sq) & board.white())
         & board.pawns();
-    (attacks::rook_attacks(sq, occupied) & (board.rooks() | board.queens())
-        | attacks::bishop_attacks(sq, occupied) & (board.bishops() | board.queens())
+    (attacks::rook_attacks(sq, occupied) & straight
+        | attacks::bishop_attacks(sq, occupied) & diagonal
         | attacks::knight_attacks(sq) & board.knights()
         | attacks::king_attacks(sq) & board.kings()
         | pawns)
