@@ -4,11 +4,13 @@
 //! returned: a list returned by value is copied whole, which costs as much
 //! as a fifth of generating it.
 //!
-//! Out of check there are also the moves quiescence searches alone
-//! (captures and queen promotions) and the first move of the full list
-//! (which tells whether any legal move exists, and whether the full list
-//! starts with a tactical move), each without generating the rest. In
-//! check, shakmaty generates the evasions.
+//! Out of check there are also the two parts of that list the move picker
+//! wants one at a time, each in the list's order: the tactical moves
+//! (captures and queen promotions, all quiescence searches) and the quiet
+//! moves (the rest). The first move of the full list tells whether any
+//! legal move exists, and whether a quiet move from elsewhere (a killer) is
+//! legal here is decided from the board. In check, shakmaty generates the
+//! evasions.
 //!
 //! For perft, [`count_legal_moves`] counts the legal moves, in check or
 //! not, without building them.
@@ -16,8 +18,8 @@
 use std::ops::ControlFlow;
 
 use shakmaty::{
-    Bitboard, Board, CastlingSide, Chess, Color, File, Move, MoveList, Position as _, Role, Square,
-    attacks,
+    Bitboard, Board, CastlingSide, Chess, Color, File, Move, MoveList, Position as _, Rank, Role,
+    Square, attacks,
 };
 
 /// Every legal move, into `moves` (cleared first).
@@ -25,7 +27,8 @@ pub fn legal_moves(chess: &Chess, moves: &mut MoveList) {
     if chess.is_check() {
         *moves = chess.legal_moves();
     } else {
-        generate::<true>(chess, moves);
+        moves.clear();
+        generate::<true, true>(chess, moves);
     }
 }
 
@@ -33,13 +36,22 @@ pub fn legal_moves(chess: &Chess, moves: &mut MoveList) {
 /// into `moves` (cleared first). Not for a side in check.
 pub fn tactical_moves(chess: &Chess, moves: &mut MoveList) {
     debug_assert!(!chess.is_check(), "tactical_moves in check");
-    generate::<false>(chess, moves);
+    moves.clear();
+    generate::<true, false>(chess, moves);
 }
 
-/// The legal moves [`walk`] visits, in its order.
-fn generate<const QUIETS: bool>(chess: &Chess, moves: &mut MoveList) {
-    moves.clear();
-    let _ = walk::<QUIETS>(chess, |m| {
+/// The legal moves that are not tactical (quiet moves, pushes that promote
+/// to anything but a queen, castling), appended to `moves`. Not for a side
+/// in check.
+pub fn quiet_moves(chess: &Chess, moves: &mut MoveList) {
+    debug_assert!(!chess.is_check(), "quiet_moves in check");
+    generate::<false, true>(chess, moves);
+}
+
+/// Appends the legal moves [`walk`] visits, in its order.
+fn generate<const TACTICAL: bool, const QUIET: bool>(chess: &Chess, moves: &mut MoveList) {
+    let start = moves.len();
+    let _ = walk::<TACTICAL, QUIET>(chess, |m| {
         moves.push(m);
         ControlFlow::Continue(())
     });
@@ -47,8 +59,83 @@ fn generate<const QUIETS: bool>(chess: &Chess, moves: &mut MoveList) {
     let blockers = slider_blockers(chess.board(), chess.them(), king);
     // En-passant captures come first; they alone can uncover a check
     // without a pinned piece moving.
-    if blockers.any() || moves.first().is_some_and(|m| m.is_en_passant()) {
-        moves.retain(|m| is_safe(chess, king, *m, blockers));
+    let new = &moves[start..];
+    if blockers.any() || new.first().is_some_and(|m| m.is_en_passant()) {
+        let mut kept = start;
+        for i in start..moves.len() {
+            let m = moves[i];
+            if is_safe(chess, king, m, blockers) {
+                moves[kept] = m;
+                kept += 1;
+            }
+        }
+        moves.truncate(kept);
+    }
+}
+
+/// Whether `m`, a move that captures nothing (a killer or counter-move met
+/// in another position), is legal in `chess`: decided from the board,
+/// without generating moves. Not for a side in check.
+pub fn is_legal_quiet(chess: &Chess, m: Move) -> bool {
+    debug_assert!(!chess.is_check(), "is_legal_quiet in check");
+    let board = chess.board();
+    let turn = chess.turn();
+    let king = king_square(chess);
+    match m {
+        Move::Normal {
+            role,
+            from,
+            capture: None,
+            to,
+            promotion,
+        } => {
+            let occupied = board.occupied();
+            if board.piece_at(from) != Some(role.of(turn)) || occupied.contains(to) {
+                return false;
+            }
+            let reaches = match role {
+                Role::Pawn => {
+                    let forward = turn.fold_wb(8, -8);
+                    let single = from.offset(forward);
+                    let start_rank = turn.fold_wb(
+                        Bitboard::from_rank(Rank::Second),
+                        Bitboard::from_rank(Rank::Seventh),
+                    );
+                    single == Some(to)
+                        || (from.offset(2 * forward) == Some(to)
+                            && start_rank.contains(from)
+                            && single.is_some_and(|s| !occupied.contains(s)))
+                }
+                _ => attacks::attacks(from, role.of(turn), occupied).contains(to),
+            };
+            let promotes = role == Role::Pawn && Bitboard::BACKRANKS.contains(to);
+            let promotion_fits = match promotion {
+                None => !promotes,
+                Some(r) => promotes && PROMOTIONS.contains(&r),
+            };
+            if !reaches || !promotion_fits {
+                false
+            } else if role == Role::King {
+                safe_king_targets(chess, king, Bitboard::from_square(to)).any()
+            } else {
+                // A pinned piece stays on the line through its king; a piece
+                // off every line through the king, or moving along its own,
+                // cannot uncover a check.
+                let line = attacks::ray(king, from);
+                line.is_empty()
+                    || line.contains(to)
+                    || !slider_blockers(board, chess.them(), king).contains(from)
+            }
+        }
+        Move::Castle { king: from, rook } => {
+            let side = if from.file() < rook.file() {
+                CastlingSide::KingSide
+            } else {
+                CastlingSide::QueenSide
+            };
+            from == king && legal_castling_rook(chess, king, side) == Some(rook)
+        }
+        _ => false,
     }
 }
 
@@ -58,7 +145,7 @@ pub fn first_legal_move(chess: &Chess) -> Option<Move> {
     debug_assert!(!chess.is_check(), "first_legal_move in check");
     let king = king_square(chess);
     let blockers = slider_blockers(chess.board(), chess.them(), king);
-    let found = walk::<true>(chess, |m| {
+    let found = walk::<true, true>(chess, |m| {
         if is_safe(chess, king, m, blockers) {
             ControlFlow::Break(m)
         } else {
@@ -157,17 +244,21 @@ fn count_legal_moves_portable(chess: &Chess) -> usize {
 /// then towards the h-file (plain before promoting); single pushes,
 /// promoting pushes, double pushes; then knights, bishops, rooks, queens
 /// and the king (to squares no enemy attacks), each piece's targets by
-/// square; castling king side, then queen side. Without `QUIETS`, only
-/// captures and queen promotions.
+/// square; castling king side, then queen side. `TACTICAL` asks for the
+/// captures and queen promotions, `QUIET` for the other moves.
 #[inline(always)]
-fn walk<const QUIETS: bool>(
+fn walk<const TACTICAL: bool, const QUIET: bool>(
     chess: &Chess,
     mut visit: impl FnMut(Move) -> ControlFlow<Move>,
 ) -> ControlFlow<Move> {
     let board = chess.board();
     let turn = chess.turn();
     let occupied = board.occupied();
-    let targets = if QUIETS { !chess.us() } else { chess.them() };
+    let targets = match (TACTICAL, QUIET) {
+        (true, true) => !chess.us(),
+        (true, false) => chess.them(),
+        (false, _) => !occupied,
+    };
     let normal = |role, from, to, promotion| Move::Normal {
         role,
         from,
@@ -176,33 +267,36 @@ fn walk<const QUIETS: bool>(
         promotion,
     };
 
-    if let Some(to) = chess.maybe_ep_square() {
+    if TACTICAL && let Some(to) = chess.maybe_ep_square() {
         for from in chess.our(Role::Pawn) & attacks::pawn_attacks(!turn, to) {
             visit(Move::EnPassant { from, to })?;
         }
     }
     let pawns = PawnTargets::of(chess, chess.our(Role::Pawn));
-    for (captures, shift) in pawns.captures {
-        for to in captures & !Bitboard::BACKRANKS {
-            visit(normal(Role::Pawn, offset(to, -shift), to, None))?;
-        }
-        for to in captures & Bitboard::BACKRANKS {
-            for promotion in PROMOTIONS {
-                visit(normal(Role::Pawn, offset(to, -shift), to, Some(promotion)))?;
+    if TACTICAL {
+        for (captures, shift) in pawns.captures {
+            for to in captures & !Bitboard::BACKRANKS {
+                visit(normal(Role::Pawn, offset(to, -shift), to, None))?;
+            }
+            for to in captures & Bitboard::BACKRANKS {
+                for promotion in PROMOTIONS {
+                    visit(normal(Role::Pawn, offset(to, -shift), to, Some(promotion)))?;
+                }
             }
         }
     }
     let forward = pawns.forward;
-    if QUIETS {
+    if QUIET {
         for to in pawns.single & !Bitboard::BACKRANKS {
             visit(normal(Role::Pawn, offset(to, -forward), to, None))?;
         }
     }
     for to in pawns.single & Bitboard::BACKRANKS {
-        let promotions = if QUIETS {
-            &PROMOTIONS[..]
-        } else {
-            &PROMOTIONS[..1]
+        // The queen first, then the under-promotions.
+        let promotions = match (TACTICAL, QUIET) {
+            (true, true) => &PROMOTIONS[..],
+            (true, false) => &PROMOTIONS[..1],
+            (false, _) => &PROMOTIONS[1..],
         };
         for &promotion in promotions {
             visit(normal(
@@ -213,7 +307,7 @@ fn walk<const QUIETS: bool>(
             ))?;
         }
     }
-    if QUIETS {
+    if QUIET {
         for to in pawns.double {
             visit(normal(Role::Pawn, offset(to, -2 * forward), to, None))?;
         }
@@ -229,7 +323,7 @@ fn walk<const QUIETS: bool>(
     for to in safe_king_targets(chess, king, targets) {
         visit(normal(Role::King, king, to, None))?;
     }
-    if QUIETS {
+    if QUIET {
         for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
             if let Some(rook) = legal_castling_rook(chess, king, side) {
                 visit(Move::Castle { king, rook })?;
@@ -486,6 +580,44 @@ mod tests {
             tactical_moves(&chess, &mut generated);
             assert_eq!(generated, expected, "{chess:?}");
         }
+    }
+
+    #[test]
+    fn quiet_moves_follow_the_tactical_ones_in_legal_order() {
+        for chess in not_in_check() {
+            let legal = chess.legal_moves();
+            let (tactical, quiet): (Vec<Move>, Vec<Move>) =
+                legal.iter().partition(|m| is_tactical(**m));
+            let mut generated = MoveList::new();
+            tactical_moves(&chess, &mut generated);
+            quiet_moves(&chess, &mut generated);
+            assert_eq!(generated[..tactical.len()], tactical[..], "{chess:?}");
+            assert_eq!(generated[tactical.len()..], quiet[..], "{chess:?}");
+        }
+    }
+
+    #[test]
+    fn is_legal_quiet_agrees_with_shakmaty() {
+        let all = positions();
+        // Quiet moves met anywhere: pushes, under-promotions, castling
+        // (Chess960 too), king and piece moves, legal in some positions only.
+        let mut quiets: Vec<Move> = all
+            .iter()
+            .step_by(5)
+            .flat_map(|c| c.legal_moves())
+            .filter(|&m| !is_tactical(m))
+            .collect();
+        quiets.sort_by_key(|m| format!("{m:?}"));
+        quiets.dedup();
+        let mut legal_found = 0;
+        for chess in all.iter().filter(|c| !c.is_check()).step_by(17) {
+            for &m in &quiets {
+                let legal = chess.is_legal(m);
+                assert_eq!(is_legal_quiet(chess, m), legal, "{m:?} in {chess:?}");
+                legal_found += usize::from(legal);
+            }
+        }
+        assert!(legal_found > 1000, "{legal_found}");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use shakmaty::{Move, MoveList};
 
 use super::check::CheckSquares;
 use super::history::Continuation;
-use super::movepick::{MovePicker, is_tactical, tactical_moves};
+use super::movepick::{MovePicker, is_tactical};
 use super::params::{self as p, lmr_reduction};
 use super::score::{
     DRAW, INFINITE, MATE_BOUND, MAX_PLY, eval_can_judge, is_known_win, is_mate_score,
@@ -16,7 +16,6 @@ use super::searcher::{NO_EVAL, Searcher};
 use super::see::see_at_least;
 use super::tt::{Bound, TtHit, bound_allows, legal_table_move, pack_move, unpack_move};
 use crate::eval::Evaluator;
-use crate::position::movegen;
 
 impl<E: Evaluator> Searcher<'_, '_, E> {
     /// Draw by repetition (game history included), fifty moves or material.
@@ -136,25 +135,19 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             }
         }
 
-        // A legal table move goes out before the other moves are generated:
-        // when it cuts the node off, they never are. ProbCut and the root
-        // want the list at once.
+        // The picker hands out a legal table move before it generates any
+        // other move: when the table move cuts the node off, none is.
         let tt_move = hit.and_then(|h| legal_table_move(h.packed_move, self.pos.chess()));
-        let probcut_applies =
-            !is_pv && !in_check && !root && excluded.is_none() && depth >= p::probcut_depth();
-        let mut legal = MoveList::new();
-        if tt_move.is_none() || root || probcut_applies {
-            movegen::legal_moves(self.pos.chess(), &mut legal);
-            if legal.is_empty() {
-                return if in_check { mated_in(ply) } else { DRAW };
-            }
-            debug_assert_eq!(
-                tt_move,
-                hit.and_then(|h| unpack_move(h.packed_move, &legal))
-            );
-        }
-        if probcut_applies
-            && let Some(score) = self.probcut(&legal, hit, beta, depth, ply, cut_node)
+        debug_assert_eq!(
+            tt_move,
+            hit.and_then(|h| unpack_move(h.packed_move, &self.pos.legal_moves()))
+        );
+        if !is_pv
+            && !in_check
+            && !root
+            && excluded.is_none()
+            && depth >= p::probcut_depth()
+            && let Some(score) = self.probcut(tt_move, hit, beta, depth, ply, cut_node)
         {
             return score;
         }
@@ -177,7 +170,8 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let continuation = Continuation::new(turn, one_back, two_back);
         let killers = self.history.killers(ply);
         let counter = self.history.counter_move(turn, continuation);
-        let mut picker = MovePicker::new(&mut legal, tt_move, killers, counter, continuation);
+        let mut moves = MoveList::new();
+        let mut picker = MovePicker::new(&mut moves, tt_move, killers, counter, continuation);
         let mut root_index = self.pv_index;
 
         let original_alpha = alpha;
@@ -190,6 +184,8 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         // the picker still holds (counted at the first pruned quiet).
         let mut checking_quiets_left: Option<usize> = None;
         let mut moves_searched = 0usize;
+        // Moves handed out, pruned or not: none means mate or stalemate.
+        let mut any_move = false;
 
         loop {
             let m = if root {
@@ -204,6 +200,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                     None => break,
                 }
             };
+            any_move = true;
             if Some(m) == excluded {
                 continue;
             }
@@ -233,7 +230,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                             // Counted after this move was handed out: it is not among them.
                             None => checking_quiets_left.insert(
                                 picker
-                                    .quiets_left()
+                                    .quiets_left(chess)
                                     .filter(|&q| squares.gives_check(chess, q))
                                     .count(),
                             ),
@@ -368,6 +365,9 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             }
         }
 
+        if !any_move && !root {
+            return if in_check { mated_in(ply) } else { DRAW };
+        }
         if moves_searched == 0 {
             // Every move was pruned or excluded (root with searchmoves/MultiPV): fail low.
             return if root { alpha } else { best_score.max(alpha) };
@@ -449,7 +449,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
     /// before the reduced search. Returns the cutoff score when it applies.
     fn probcut(
         &mut self,
-        legal: &[Move],
+        tt_move: Option<Move>,
         hit: Option<TtHit>,
         beta: i32,
         depth: i32,
@@ -469,8 +469,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         }
         let static_eval = self.stack[ply].static_eval;
         let reduced = depth - p::probcut_reduction();
-        let tt_move = hit.and_then(|h| unpack_move(h.packed_move, legal));
-        let mut tactical = tactical_moves(legal, tt_move);
+        let mut tactical = MoveList::new();
         let mut picker = MovePicker::new_tactical(&mut tactical, tt_move);
         while let Some(m) = picker.next(self.pos.chess(), &self.history) {
             if !see_at_least(self.pos.chess(), m, probcut_beta - static_eval) {

@@ -1,14 +1,23 @@
 //! The staged move picker: hands out the legal moves of a node best-first so
-//! cutoffs come early, scoring each stage only when it is reached.
+//! cutoffs come early, generating and scoring each stage only when it is
+//! reached.
 //!
 //! Order: the table move, winning and equal captures (by SEE, then most
 //! valuable victim / least valuable attacker), the two killers, the
 //! counter-move, quiet moves by history, and last the losing captures.
 //!
-//! Once the captures are scored the list has two parts, the tactical moves
-//! and then the quiets, each handed out from its own front: handing out a
-//! quiet never moves a capture, so the losing captures come in the same
-//! order whether or not the quiets were all handed out first.
+//! The table move goes out before any move is generated, the captures are
+//! generated after it, and the quiets only when the quiet stage comes: a
+//! node cut off by its table move or a capture never generates them. The
+//! killers and the counter-move come from other positions, so until the
+//! quiets are generated they are checked against the board.
+//!
+//! The list has two parts, the tactical moves and then the quiets, each in
+//! the generator's order (which decides between equal scores) less the
+//! moves handed out before it was generated, and each handed out from its
+//! own front: handing out a quiet never moves a capture, so the losing
+//! captures come in the same order whether or not the quiets were all
+//! handed out first.
 
 use shakmaty::{Chess, Move, MoveList, Position as _, Role};
 
@@ -19,7 +28,7 @@ use crate::position::movegen;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Stage {
     TableMove,
-    ScoreCaptures,
+    GenerateCaptures,
     GoodCaptures,
     Killers,
     CounterMove,
@@ -53,49 +62,6 @@ pub fn mvv_lva(m: Move) -> i32 {
     (victim + promo) * 8 - m.role() as i32
 }
 
-/// The tactical moves of `legal` in the order a tactical picker over all of
-/// `legal` meets them: the table move first (taken by swapping it with the
-/// first move), then the others as they come. A tactical picker over this
-/// shorter list hands out the same moves in the same order, so ProbCut need
-/// not copy the whole list, which the node's own picker still wants intact.
-pub fn tactical_moves(legal: &[Move], table_move: Option<Move>) -> MoveList {
-    let mut tactical = MoveList::new();
-    let table_index = table_move
-        .filter(|&m| is_tactical(m))
-        .and_then(|t| legal.iter().position(|&m| m == t));
-    let Some(t) = table_index else {
-        tactical.extend(legal.iter().copied().filter(|&m| is_tactical(m)));
-        return tactical;
-    };
-    tactical.push(legal[t]);
-    for i in 1..legal.len() {
-        let m = if i == t { legal[0] } else { legal[i] };
-        if is_tactical(m) {
-            tactical.push(m);
-        }
-    }
-    tactical
-}
-
-/// Arranges `tactical`, a node's tactical moves in the order of its full
-/// legal list, so that a tactical picker over it hands them out as one over
-/// the full list would. There, taking the table move swaps it with the
-/// list's first move, which joins the tactical moves only when it is one:
-/// when `first_legal` (asked only if it matters) is quiet, the table move
-/// goes first and the others keep their order.
-pub fn arrange_like_full_list(
-    tactical: &mut [Move],
-    table_move: Option<Move>,
-    first_legal: impl FnOnce() -> Option<Move>,
-) {
-    let Some(t) = table_move.and_then(|t| tactical.iter().position(|&m| m == t)) else {
-        return;
-    };
-    if t > 0 && !first_legal().is_some_and(is_tactical) {
-        tactical[..=t].rotate_right(1);
-    }
-}
-
 /// The highest of `scores` (`i32::MIN` if none). Baseline x86-64 has no
 /// packed maximum of 32-bit integers and emulates it in four instructions;
 /// with AVX2 (found at run time) one compares eight scores.
@@ -121,34 +87,24 @@ fn best_score_portable(scores: &[i32]) -> i32 {
     scores.iter().copied().fold(i32::MIN, i32::max)
 }
 
-/// The moves a picker generates itself, after handing out the table move
-/// first: when that move cuts the node off, they are never generated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Deferred {
-    /// The list came filled.
-    Nothing,
-    /// Every legal move.
-    AllMoves,
-    /// The tactical moves, arranged as [`arrange_like_full_list`] does.
-    TacticalMoves,
-}
-
-/// Borrows the node's move list rather than owning a copy: the list is
-/// reordered in place as moves are handed out.
+/// Borrows the node's move list, an empty buffer the picker generates
+/// into stage by stage and reorders in place as it hands moves out.
 pub struct MovePicker<'a> {
     stage: Stage,
-    /// The legal moves. Until the captures are scored `moves[..done]` have
-    /// been handed out; from then on `moves[..tactical_end]` are the
-    /// tactical moves, of which `moves[..done]` have been handed out, and
-    /// the rest the quiets, of which `moves[tactical_end..quiet_done]` have.
+    /// From the capture stage on, `moves[..tactical_end]` are the tactical
+    /// moves, of which `moves[..done]` have been handed out; once generated,
+    /// the quiets follow, of which `moves[tactical_end..quiet_done]` have
+    /// been handed out.
     moves: &'a mut MoveList,
-    /// What still has to be generated into `moves` once the table move
-    /// is out.
-    deferred: Deferred,
     scores: [i32; 256],
     done: usize,
     tactical_end: usize,
     quiet_done: usize,
+    /// Whether the quiets are in `moves`. Until they are, a killer or the
+    /// counter-move is checked against the board and remembered in
+    /// `quiets_out`, so the generated list leaves it out.
+    quiets_generated: bool,
+    quiets_out: [Option<Move>; 3],
     table_move: Option<Move>,
     killers: [Option<Move>; 2],
     killer_index: usize,
@@ -163,33 +119,27 @@ pub struct MovePicker<'a> {
 }
 
 impl<'a> MovePicker<'a> {
-    /// All legal moves of a main-search node. An empty `legal` with a
-    /// table move (legal here) means the moves are not generated yet: the
-    /// table move goes out first, and the picker generates the rest into
-    /// `legal` only when the next move is asked for, arranged as they would
-    /// be had they come filled (when the table move cuts the node off, they
-    /// are never generated).
+    /// All legal moves of a main-search node, generated into `buffer` (an
+    /// empty list) as the stages reach them. A table move, if any, must be
+    /// legal here: it goes out first, before anything is generated, so when
+    /// it cuts the node off nothing ever is.
     pub fn new(
-        legal: &'a mut MoveList,
+        buffer: &'a mut MoveList,
         table_move: Option<Move>,
         killers: [Option<Move>; 2],
         counter: Option<Move>,
         continuation: Continuation,
     ) -> MovePicker<'a> {
-        debug_assert!(legal.len() <= 256, "more moves than scores");
-        let deferred = if legal.is_empty() && table_move.is_some() {
-            Deferred::AllMoves
-        } else {
-            Deferred::Nothing
-        };
+        debug_assert!(buffer.is_empty(), "the picker generates its own moves");
         MovePicker {
             stage: Stage::TableMove,
-            moves: legal,
-            deferred,
+            moves: buffer,
             scores: [UNSCORED; 256],
             done: 0,
             tactical_end: 0,
             quiet_done: 0,
+            quiets_generated: false,
+            quiets_out: [None; 3],
             table_move,
             killers,
             killer_index: 0,
@@ -201,12 +151,10 @@ impl<'a> MovePicker<'a> {
     }
 
     /// Quiescence: the table move if tactical, then captures and queen
-    /// promotions that do not lose material by SEE. As in [`MovePicker::new`],
-    /// an empty list with a tactical table move is generated (the tactical
-    /// moves only) after it.
-    pub fn new_tactical(legal: &'a mut MoveList, table_move: Option<Move>) -> MovePicker<'a> {
+    /// promotions that do not lose material by SEE.
+    pub fn new_tactical(buffer: &'a mut MoveList, table_move: Option<Move>) -> MovePicker<'a> {
         let mut picker =
-            MovePicker::new(legal, table_move, [None; 2], None, Continuation::default());
+            MovePicker::new(buffer, table_move, [None; 2], None, Continuation::default());
         picker.restrict_to_tactical();
         picker
     }
@@ -218,25 +166,19 @@ impl<'a> MovePicker<'a> {
         debug_assert!(self.stage == Stage::TableMove && self.done == 0);
         self.tactical_only = true;
         self.table_move = self.table_move.filter(|&m| is_tactical(m));
-        self.deferred = match (self.deferred, self.table_move) {
-            (Deferred::AllMoves, Some(_)) => Deferred::TacticalMoves,
-            _ => Deferred::Nothing,
-        };
     }
 
     /// The quiet moves not handed out yet (the killers and counter-move
-    /// among them until they are), in no particular order.
-    pub fn quiets_left(&self) -> impl Iterator<Item = Move> + '_ {
-        debug_assert!(
-            self.deferred == Deferred::Nothing,
-            "moves not generated yet"
-        );
+    /// among them until they are), in no particular order. Generates the
+    /// quiets if they are not yet.
+    pub fn quiets_left(&mut self, chess: &Chess) -> impl Iterator<Item = Move> + '_ {
         // Pruning starts only after a move was searched, and the captures
-        // are gathered when the second move is asked for.
+        // are generated when the second move is asked for.
         debug_assert!(
-            self.stage > Stage::ScoreCaptures,
-            "quiets asked for before the tactical moves were gathered"
+            self.stage > Stage::GenerateCaptures,
+            "quiets asked for before the tactical moves were generated"
         );
+        self.generate_quiets(chess);
         self.moves[self.quiet_done..].iter().copied()
     }
 
@@ -246,7 +188,7 @@ impl<'a> MovePicker<'a> {
     #[inline(always)]
     fn take(&mut self, i: usize) -> Move {
         let done = self.done;
-        debug_assert!(done <= i && i < self.moves.len());
+        debug_assert!(done <= i && i < self.tactical_end);
         let front = self.moves[done];
         let m = std::mem::replace(&mut self.moves[i], front);
         self.moves[done] = m;
@@ -267,30 +209,32 @@ impl<'a> MovePicker<'a> {
     }
 
     /// Hands out the quiet `wanted` (a killer or the counter-move) if it is
-    /// among the quiets left, the others keeping their order: before the
-    /// quiets are scored that order is the generator's, which decides
-    /// between equal history scores.
+    /// legal here and not handed out already.
     fn take_quiet_move(&mut self, wanted: Option<Move>, chess: &Chess) -> Option<Move> {
-        let q = self.quiet_done;
-        let i = self.find(wanted, chess, q)?;
-        self.moves[q..=i].rotate_right(1);
-        self.scores[q..=i].rotate_right(1);
-        self.quiet_done = q + 1;
-        Some(self.moves[q])
-    }
-
-    /// Hands out the table move if it is among the moves.
-    fn take_table_move(&mut self, chess: &Chess) -> Option<Move> {
-        let i = self.find(self.table_move, chess, self.done)?;
-        Some(self.take(i))
+        let wanted = wanted.filter(|&m| !is_tactical(m) && Some(m) != self.table_move)?;
+        if self.quiets_generated {
+            // The others keep their order: before the quiets are scored
+            // that order is the generator's, which decides between equal
+            // history scores.
+            let q = self.quiet_done;
+            let i = self.find(wanted, chess, q)?;
+            self.moves[q..=i].rotate_right(1);
+            self.quiet_done = q + 1;
+            return Some(wanted);
+        }
+        let slot = self.quiets_out.iter().position(Option::is_none)?;
+        if self.quiets_out.contains(&Some(wanted)) || !movegen::is_legal_quiet(chess, wanted) {
+            return None;
+        }
+        self.quiets_out[slot] = Some(wanted);
+        Some(wanted)
     }
 
     /// Where `wanted` lies in `moves[from..]`, if it does. Killers and
     /// counter-moves come from other positions: one whose piece is not on
     /// its square, or whose target does not hold what it captures, cannot
     /// be in the list, and two board lookups spare the search for it.
-    fn find(&self, wanted: Option<Move>, chess: &Chess, from: usize) -> Option<usize> {
-        let wanted = wanted?;
+    fn find(&self, wanted: Move, chess: &Chess, from: usize) -> Option<usize> {
         if let Move::Normal {
             role,
             from,
@@ -310,6 +254,62 @@ impl<'a> MovePicker<'a> {
         let left = &self.moves[from..];
         let i = left.iter().position(|&m| m.to() == to && m == wanted)?;
         Some(from + i)
+    }
+
+    /// The tactical moves in generation order, less the table move, which
+    /// went out already. In check, where there are few moves, the quiet
+    /// evasions are generated with them and follow them.
+    fn generate_tactical(&mut self, chess: &Chess) {
+        if chess.is_check() {
+            let mut evasions = MoveList::new();
+            movegen::legal_moves(chess, &mut evasions);
+            let tactical = evasions.iter().filter(|&&m| is_tactical(m));
+            self.moves.extend(tactical.copied());
+            self.tactical_end = self.moves.len();
+            let quiet = evasions.iter().filter(|&&m| !is_tactical(m));
+            self.moves.extend(quiet.copied());
+            self.quiets_generated = true;
+        } else {
+            movegen::tactical_moves(chess, self.moves);
+            self.tactical_end = self.moves.len();
+        }
+        if let Some(t) = self.table_move {
+            self.remove(t, 0);
+        }
+    }
+
+    /// Appends the quiet moves in generation order, less those handed out
+    /// already: the table move, killers and counter-move.
+    fn generate_quiets(&mut self, chess: &Chess) {
+        if self.quiets_generated {
+            return;
+        }
+        self.quiets_generated = true;
+        let start = self.moves.len();
+        debug_assert_eq!(start, self.tactical_end);
+        debug_assert_eq!(self.quiet_done, self.tactical_end);
+        movegen::quiet_moves(chess, self.moves);
+        debug_assert!(self.moves.len() <= 256, "more moves than scores");
+        let handed_out = [self.table_move].into_iter().chain(self.quiets_out);
+        for m in handed_out.flatten() {
+            self.remove(m, start);
+        }
+    }
+
+    /// Removes `m` from `moves[from..]` if it is there, the others keeping
+    /// their order; the tactical part shrinks with a tactical move.
+    fn remove(&mut self, m: Move, from: usize) {
+        let to = m.to();
+        let Some(i) = self.moves[from..]
+            .iter()
+            .position(|&x| x.to() == to && x == m)
+        else {
+            return;
+        };
+        self.moves.remove(from + i);
+        if from + i < self.tactical_end {
+            self.tactical_end -= 1;
+        }
     }
 
     /// Hands out the best-scored move among `moves[done..end]` (tactical
@@ -362,62 +362,22 @@ impl<'a> MovePicker<'a> {
         self.next_by_stage(chess, history)
     }
 
-    /// Generates the deferred list and takes the table move out of it, as
-    /// the table-move stage would have, so the list ends up as if it had
-    /// come filled.
-    #[cold]
-    fn generate_deferred(&mut self, chess: &Chess) {
-        let table_move = self.table_move;
-        match std::mem::replace(&mut self.deferred, Deferred::Nothing) {
-            Deferred::Nothing => return,
-            Deferred::AllMoves => movegen::legal_moves(chess, self.moves),
-            Deferred::TacticalMoves => {
-                movegen::tactical_moves(chess, self.moves);
-                arrange_like_full_list(self.moves, table_move, || movegen::first_legal_move(chess));
-            }
-        }
-        debug_assert!(self.moves.len() <= 256, "more moves than scores");
-        let taken = self.take_table_move(chess);
-        debug_assert!(
-            taken.is_some(),
-            "the table move {table_move:?} is not among the generated moves"
-        );
-    }
-
     #[inline(never)]
     fn next_by_stage(&mut self, chess: &Chess, history: &History) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::TableMove => {
-                    self.stage = Stage::ScoreCaptures;
-                    if self.deferred != Deferred::Nothing {
+                    self.stage = Stage::GenerateCaptures;
+                    if self.table_move.is_some() {
                         return self.table_move;
                     }
-                    if let Some(m) = self.take_table_move(chess) {
-                        return Some(m);
-                    }
-                    self.table_move = None;
                 }
-                Stage::ScoreCaptures => {
-                    if self.deferred != Deferred::Nothing {
-                        self.generate_deferred(chess);
-                    }
-                    // Gather the tactical moves at the front of what is left,
-                    // in the order they come, then score them: the scan over
-                    // every move stays a tight loop without calls.
-                    let left = &mut self.moves[self.done..];
-                    let mut gathered = 0;
-                    for i in 0..left.len() {
-                        if is_tactical(left[i]) {
-                            left.swap(i, gathered);
-                            gathered += 1;
-                        }
-                    }
-                    self.tactical_end = self.done + gathered;
+                Stage::GenerateCaptures => {
+                    self.generate_tactical(chess);
                     self.quiet_done = self.tactical_end;
                     // All start in the good band; SEE judges each only when
                     // it comes up, so after a cutoff the rest are never judged.
-                    for j in self.done..self.tactical_end {
+                    for j in 0..self.tactical_end {
                         self.scores[j] = GOOD_CAPTURE + mvv_lva(self.moves[j]);
                     }
                     self.stage = Stage::GoodCaptures;
@@ -443,7 +403,7 @@ impl<'a> MovePicker<'a> {
                     while self.killer_index < 2 {
                         let k = self.killers[self.killer_index];
                         self.killer_index += 1;
-                        if self.skip_quiets || k.is_none_or(is_tactical) {
+                        if self.skip_quiets {
                             continue;
                         }
                         if let Some(m) = self.take_quiet_move(k, chess) {
@@ -455,13 +415,17 @@ impl<'a> MovePicker<'a> {
                 Stage::CounterMove => {
                     self.stage = Stage::ScoreQuiets;
                     if !self.skip_quiets
-                        && !self.counter.is_none_or(is_tactical)
                         && let Some(m) = self.take_quiet_move(self.counter, chess)
                     {
                         return Some(m);
                     }
                 }
                 Stage::ScoreQuiets => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadCaptures;
+                        continue;
+                    }
+                    self.generate_quiets(chess);
                     let scorer = history.quiet_scorer(chess.turn(), self.continuation);
                     for i in self.quiet_done..self.moves.len() {
                         let m = self.moves[i];
@@ -504,8 +468,8 @@ mod tests {
     fn all_moves(fen: &str, table: Option<&str>) -> (Vec<Move>, Position) {
         let pos = Position::from_fen(fen, false).unwrap();
         let tm = table.map(|t| pos.parse_uci(t).unwrap());
-        let mut legal = pos.legal_moves();
-        let mut picker = MovePicker::new(&mut legal, tm, [None; 2], None, Continuation::default());
+        let mut buffer = MoveList::new();
+        let mut picker = MovePicker::new(&mut buffer, tm, [None; 2], None, Continuation::default());
         let history = History::new();
         let mut out = Vec::new();
         while let Some(m) = picker.next(pos.chess(), &history) {
@@ -536,6 +500,109 @@ mod tests {
         assert_eq!(pos.uci(out[0]), "e2a6");
     }
 
+    /// Quiet moves of other positions, as killers and counter-moves come:
+    /// legal here or not, some the same as this position's.
+    fn foreign_quiets() -> Vec<Move> {
+        let mut quiets: Vec<Move> = crate::bench::BENCH_FENS
+            .lines()
+            .filter_map(|fen| Position::from_fen(fen, false).ok())
+            .flat_map(|pos| pos.legal_moves())
+            .filter(|&m| !is_tactical(m))
+            .collect();
+        quiets.sort_by_key(|m| format!("{m:?}"));
+        quiets.dedup();
+        quiets
+    }
+
+    #[test]
+    fn every_legal_move_exactly_once_whatever_the_killers() {
+        let history = History::new();
+        let foreign = foreign_quiets();
+        let mut checked = 0;
+        for (n, pos) in crate::bench::positions_and_children()
+            .into_iter()
+            .enumerate()
+        {
+            let legal = pos.legal_moves();
+            let quiets: Vec<Move> = legal.iter().copied().filter(|&m| !is_tactical(m)).collect();
+            // Killers from this position and from others, the table move
+            // among the legal moves or none, varied from position to position.
+            let pick = |i: usize| -> Option<Move> {
+                match i % 4 {
+                    0 => None,
+                    1 => quiets.get(i % quiets.len().max(1)).copied(),
+                    _ => Some(foreign[(i * 7919 + n) % foreign.len()]),
+                }
+            };
+            let killers = [pick(n), pick(n / 3 + 1)];
+            let counter = pick(n / 2 + 2).or(killers[0]);
+            let table = [None, legal.get(n % legal.len().max(1)).copied()][n % 2];
+            let mut buffer = MoveList::new();
+            let continuation = Continuation::default();
+            let mut picker = MovePicker::new(&mut buffer, table, killers, counter, continuation);
+            let mut out = Vec::new();
+            while let Some(m) = picker.next(pos.chess(), &history) {
+                out.push(m);
+            }
+            let mut expected: Vec<Move> = legal.to_vec();
+            let key = |m: &Move| format!("{m:?}");
+            expected.sort_by_key(key);
+            let mut sorted = out.clone();
+            sorted.sort_by_key(key);
+            assert_eq!(
+                sorted, expected,
+                "{pos:?} {table:?} {killers:?} {counter:?}"
+            );
+            if let Some(t) = table {
+                assert_eq!(out[0], t);
+            }
+            checked += usize::from(
+                killers
+                    .iter()
+                    .any(|k| k.is_some_and(|k| legal.contains(&k))),
+            );
+        }
+        assert!(checked > 100, "too few legal killers: {checked}");
+    }
+
+    #[test]
+    fn quiets_left_are_the_quiets_not_handed_out() {
+        let history = History::new();
+        for pos in crate::bench::positions_and_children() {
+            let legal = pos.legal_moves();
+            let quiets: Vec<Move> = legal.iter().copied().filter(|&m| !is_tactical(m)).collect();
+            let Some(&killer) = quiets.first() else {
+                continue;
+            };
+            let mut buffer = MoveList::new();
+            let mut picker = MovePicker::new(
+                &mut buffer,
+                None,
+                [Some(killer), quiets.last().copied()],
+                None,
+                Continuation::default(),
+            );
+            // Up to and including the first killer.
+            let mut out = Vec::new();
+            while let Some(m) = picker.next(pos.chess(), &history) {
+                out.push(m);
+                if m == killer {
+                    break;
+                }
+            }
+            let mut left: Vec<Move> = picker.quiets_left(pos.chess()).collect();
+            let mut rest = Vec::new();
+            while let Some(m) = picker.next(pos.chess(), &history) {
+                rest.push(m);
+            }
+            let key = |m: &Move| format!("{m:?}");
+            let mut expected: Vec<Move> = rest.into_iter().filter(|&m| !is_tactical(m)).collect();
+            expected.sort_by_key(key);
+            left.sort_by_key(key);
+            assert_eq!(left, expected, "{pos:?}");
+        }
+    }
+
     #[test]
     fn skipped_quiets_leave_the_losing_captures_in_order() {
         let history = History::new();
@@ -544,11 +611,10 @@ mod tests {
             if pos.is_check() {
                 continue;
             }
-            let legal = pos.legal_moves();
             let picked = |skip_after: Option<usize>| {
-                let mut list = legal.clone();
+                let mut buffer = MoveList::new();
                 let mut picker =
-                    MovePicker::new(&mut list, None, [None; 2], None, Continuation::default());
+                    MovePicker::new(&mut buffer, None, [None; 2], None, Continuation::default());
                 let mut out = Vec::new();
                 let mut quiets = 0;
                 while let Some(m) = picker.next(pos.chess(), &history) {
@@ -595,16 +661,9 @@ mod tests {
         assert_eq!(names.last().unwrap(), "d2d5");
     }
 
-    /// The moves a tactical picker hands out, in order.
-    fn tactical_order(moves: &mut MoveList, table: Option<Move>, pos: &Position) -> Vec<Move> {
-        let history = History::new();
-        let mut picker = MovePicker::new_tactical(moves, table);
-        std::iter::from_fn(|| picker.next(pos.chess(), &history)).collect()
-    }
-
     #[test]
-    fn the_arranged_tactical_moves_pick_like_the_whole_list() {
-        use crate::position::movegen::{first_legal_move, tactical_moves as generated};
+    fn the_tactical_picker_hands_out_the_non_losing_tactical_moves() {
+        let history = History::new();
         for pos in crate::bench::positions_and_children() {
             if pos.is_check() {
                 continue;
@@ -612,32 +671,26 @@ mod tests {
             let legal = pos.legal_moves();
             let tables = std::iter::once(None).chain(legal.iter().map(|&m| Some(m)));
             for table in tables {
-                let whole = tactical_order(&mut legal.clone(), table, &pos);
-                let mut tactical = MoveList::new();
-                generated(pos.chess(), &mut tactical);
-                let table = table.filter(|t| tactical.contains(t));
-                arrange_like_full_list(&mut tactical, table, || first_legal_move(pos.chess()));
-                let picked = tactical_order(&mut tactical, table, &pos);
-                assert_eq!(picked, whole, "{pos:?} {table:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn the_tactical_list_picks_like_the_whole_list() {
-        // Between equal scores the order the moves come in decides. Here the
-        // knights' equal captures come after a quiet pawn move and before the
-        // rook's capture: taking the rook's as table move reorders them.
-        let equal_captures = "4k3/p7/8/8/3p4/1N3N2/7P/R3K3 w - - 0 1";
-        for fen in crate::bench::BENCH_FENS.lines().chain([equal_captures]) {
-            let pos = Position::from_fen(fen, false).unwrap();
-            let legal = pos.legal_moves();
-            let tables = std::iter::once(None).chain(legal.iter().map(|&m| Some(m)));
-            for table in tables {
-                let whole = tactical_order(&mut legal.clone(), table, &pos);
-                let mut tactical = tactical_moves(&legal, table);
-                let picked = tactical_order(&mut tactical, table, &pos);
-                assert_eq!(picked, whole, "{fen} {table:?}");
+                let mut buffer = MoveList::new();
+                let mut picker = MovePicker::new_tactical(&mut buffer, table);
+                let out: Vec<Move> =
+                    std::iter::from_fn(|| picker.next(pos.chess(), &history)).collect();
+                let table = table.filter(|&t| is_tactical(t));
+                let mut expected: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|&m| {
+                        is_tactical(m) && (Some(m) == table || see_at_least(pos.chess(), m, 0))
+                    })
+                    .collect();
+                let key = |m: &Move| format!("{m:?}");
+                expected.sort_by_key(key);
+                let mut sorted = out.clone();
+                sorted.sort_by_key(key);
+                assert_eq!(sorted, expected, "{pos:?} {table:?}");
+                if let Some(t) = table {
+                    assert_eq!(out[0], t);
+                }
             }
         }
     }

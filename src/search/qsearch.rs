@@ -13,7 +13,7 @@ use super::searcher::{NO_EVAL, Searcher};
 use super::see::{see_at_least, see_value};
 use super::tt::{Bound, bound_allows, legal_table_move, pack_move};
 use crate::eval::Evaluator;
-use crate::position::movegen::{first_legal_move, legal_moves, tactical_moves};
+use crate::position::movegen::first_legal_move;
 
 impl<E: Evaluator> Searcher<'_, '_, E> {
     pub fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -58,26 +58,12 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             }
             alpha = alpha.max(best_score);
         }
-        // Out of check only the tactical moves are wanted: generated alone
-        // and arranged as the full list would present them, they reach the
-        // picker in the same order. (A quiet table move is not among them;
-        // the tactical picker would drop it anyway.) A legal table move the
-        // picker would hand out first goes out before the others are
-        // generated, as in the main search.
+        // Out of check the picker generates only the tactical moves (a quiet
+        // table move is dropped), and none when the table move cuts off.
         let mut moves = MoveList::new();
         let tt_move = hit
             .and_then(|h| legal_table_move(h.packed_move, self.pos.chess()))
             .filter(|&m| in_check || is_tactical(m));
-        if tt_move.is_none() {
-            if in_check {
-                legal_moves(self.pos.chess(), &mut moves);
-            } else {
-                tactical_moves(self.pos.chess(), &mut moves);
-            }
-            if moves.is_empty() && (in_check || first_legal_move(self.pos.chess()).is_none()) {
-                return if in_check { mated_in(ply) } else { DRAW };
-            }
-        }
         let mut picker = MovePicker::new(
             &mut moves,
             tt_move,
@@ -89,7 +75,9 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             picker.restrict_to_tactical();
         }
         let mut best_move: Option<Move> = None;
+        let mut any_move = false;
         while let Some(m) = picker.next(self.pos.chess(), &self.history) {
+            any_move = true;
             if !in_check {
                 // Delta pruning: even winning the piece cannot reach alpha.
                 let gain = m.capture().map_or(0, see_value);
@@ -123,6 +111,11 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             }
         }
 
+        // Nothing handed out: mate in check; out of check every tactical
+        // move lost material or there was none, and stalemate is the rest.
+        if !any_move && (in_check || first_legal_move(self.pos.chess()).is_none()) {
+            return if in_check { mated_in(ply) } else { DRAW };
+        }
         let bound = Bound::of_search(best_score, original_alpha, beta, best_move.is_some());
         self.shared.tt.store(
             key,
