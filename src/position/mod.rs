@@ -3,9 +3,11 @@
 //! `position ... moves` and moves made inside the search alike), null moves,
 //! and copy-make/unmake.
 //!
-//! Copy-make: `make` pushes the current `Chess` (about 130 bytes) on a stack
-//! and plays the move on the live copy; `unmake` pops it back. This is cheaper
-//! than reversing shakmaty's state by hand and cannot get the reversal wrong.
+//! Copy-make: the positions since the last `forget_undo` lie on a stack, the
+//! current one on top. `make` copies the top (a `Chess` is about 130 bytes)
+//! and plays the move on the copy; `unmake` drops the top, copying nothing.
+//! This is cheaper than reversing shakmaty's state by hand and cannot get
+//! the reversal wrong.
 
 mod changes;
 pub mod movegen;
@@ -34,16 +36,9 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
-/// What `unmake` needs to restore the previous position.
+/// One position of the stack.
 #[derive(Clone)]
-struct Undo {
-    chess: Chess,
-    state_key: u64,
-    reversible_plies: u32,
-}
-
-#[derive(Clone)]
-pub struct Position {
+struct State {
     chess: Chess,
     /// The Zobrist key of `chess`: piece keys XOR `state_key`.
     key: u64,
@@ -53,7 +48,16 @@ pub struct Position {
     /// Plies since the last capture, pawn move, castling-rights change or null
     /// move: no position further back can repeat the current one.
     reversible_plies: u32,
-    undo: Vec<Undo>,
+    /// Worked out once per position: shakmaty finds the checkers anew at
+    /// every `is_check`, and a node asks several times.
+    in_check: bool,
+}
+
+#[derive(Clone)]
+pub struct Position {
+    /// The current position last, the ones `unmake` returns to before it;
+    /// never empty.
+    states: Vec<State>,
     /// Keys of every position since the start of the game, the current one last.
     keys: Vec<u64>,
 }
@@ -77,14 +81,25 @@ impl Position {
 
     pub fn from_chess(chess: Chess) -> Position {
         let key = zobrist::full_key(&chess);
-        Position {
+        let mut states = Vec::with_capacity(256);
+        states.push(State {
             state_key: zobrist::state_key(&chess),
             key,
             reversible_plies: 0,
-            undo: Vec::with_capacity(256),
-            keys: vec![key],
+            in_check: chess.is_check(),
             chess,
+        });
+        Position {
+            states,
+            keys: vec![key],
         }
+    }
+
+    #[inline(always)]
+    fn top(&self) -> &State {
+        self.states
+            .last()
+            .expect("the stack holds the current position")
     }
 
     /// Parses a FEN (or the first four fields of an EPD line with the move
@@ -135,28 +150,29 @@ impl Position {
         err.ignore_too_much_material().map_err(|e| e.kinds())
     }
 
+    #[inline(always)]
     pub fn chess(&self) -> &Chess {
-        &self.chess
+        &self.top().chess
     }
 
     pub fn key(&self) -> u64 {
-        self.key
+        self.top().key
     }
 
     pub fn turn(&self) -> Color {
-        self.chess.turn()
+        self.chess().turn()
     }
 
     pub fn is_check(&self) -> bool {
-        self.chess.is_check()
+        self.top().in_check
     }
 
     pub fn legal_moves(&self) -> MoveList {
-        self.chess.legal_moves()
+        self.chess().legal_moves()
     }
 
     pub fn castling_mode(&self) -> CastlingMode {
-        self.chess.castles().mode()
+        self.chess().castles().mode()
     }
 
     pub fn is_chess960(&self) -> bool {
@@ -165,17 +181,17 @@ impl Position {
 
     /// Halfmove clock for the fifty-move rule.
     pub fn halfmoves(&self) -> u32 {
-        self.chess.halfmoves()
+        self.chess().halfmoves()
     }
 
     /// Number of moves (including null moves) made since this position was
     /// created.
     pub fn game_ply(&self) -> usize {
-        self.undo.len()
+        self.states.len() - 1
     }
 
     pub fn fen(&self) -> String {
-        Fen::from_position(&self.chess, EnPassantMode::Legal).to_string()
+        Fen::from_position(self.chess(), EnPassantMode::Legal).to_string()
     }
 
     /// The move in UCI notation, castling written as this position's mode
@@ -189,51 +205,52 @@ impl Position {
         let uci: UciMove = text
             .parse()
             .map_err(|_| PositionError(format!("'{text}' is not a move in UCI notation")))?;
-        uci.to_move(&self.chess)
+        uci.to_move(self.chess())
             .map_err(|_| PositionError(format!("illegal move '{text}' in {}", self.fen())))
     }
 
     /// Plays a legal move and returns the pieces it moved.
     pub fn make(&mut self, m: Move) -> PieceChanges {
-        let changes = PieceChanges::of_move(m, self.chess.turn());
-        self.undo.push(Undo {
-            chess: self.chess.clone(),
-            state_key: self.state_key,
-            reversible_plies: self.reversible_plies,
-        });
-        let rights_before = self.chess.castles().castling_rights();
-        self.chess.play_unchecked(m);
+        let top = self.states.len() - 1;
+        // One copy, straight into the new top.
+        self.states.extend_from_within(top..);
+        let state = self.states.last_mut().expect("just pushed");
+        let changes = PieceChanges::of_move(m, state.chess.turn());
+        let rights_before = state.chess.castles().castling_rights();
+        state.chess.play_unchecked(m);
+        state.in_check = state.chess.is_check();
 
-        let mut key = self.key ^ self.state_key;
+        let mut key = state.key ^ state.state_key;
         for c in changes.removed().chain(changes.added()) {
             key ^= zobrist::piece_key(c.piece, c.square);
         }
-        self.state_key = zobrist::state_key(&self.chess);
-        self.key = key ^ self.state_key;
+        state.state_key = zobrist::state_key(&state.chess);
+        state.key = key ^ state.state_key;
         debug_assert_eq!(
-            self.key,
-            zobrist::full_key(&self.chess),
+            state.key,
+            zobrist::full_key(&state.chess),
             "incremental Zobrist key differs from a fresh one after {m:?}"
         );
 
         let irreversible =
-            m.is_zeroing() || self.chess.castles().castling_rights() != rights_before;
-        self.reversible_plies = if irreversible {
+            m.is_zeroing() || state.chess.castles().castling_rights() != rights_before;
+        state.reversible_plies = if irreversible {
             0
         } else {
-            self.reversible_plies + 1
+            state.reversible_plies + 1
         };
-        self.keys.push(self.key);
+        self.keys.push(state.key);
         changes
     }
 
     /// Passes the move to the opponent. Not allowed in check (returns false
     /// and changes nothing).
     pub fn make_null(&mut self) -> bool {
-        if self.chess.is_check() {
+        let top = self.top();
+        if top.in_check {
             return false;
         }
-        let swapped = self
+        let swapped = top
             .chess
             .to_setup(EnPassantMode::Always)
             .into_swapped_turn();
@@ -242,22 +259,23 @@ impl Position {
         let Ok(swapped) = Self::validate(swapped, self.castling_mode()) else {
             return false;
         };
-        self.undo.push(Undo {
-            chess: std::mem::replace(&mut self.chess, swapped),
-            state_key: self.state_key,
-            reversible_plies: self.reversible_plies,
-        });
-        let new_state = zobrist::state_key(&self.chess);
-        self.key ^= self.state_key ^ new_state;
-        self.state_key = new_state;
+        let state_key = zobrist::state_key(&swapped);
+        let key = top.key ^ top.state_key ^ state_key;
         debug_assert_eq!(
-            self.key,
-            zobrist::full_key(&self.chess),
+            key,
+            zobrist::full_key(&swapped),
             "incremental Zobrist key differs from a fresh one after a null move"
         );
-        // A null move breaks every repetition chain through it.
-        self.reversible_plies = 0;
-        self.keys.push(self.key);
+        self.states.push(State {
+            chess: swapped,
+            key,
+            state_key,
+            // A null move breaks every repetition chain through it.
+            reversible_plies: 0,
+            // Passing when not in check cannot give check.
+            in_check: false,
+        });
+        self.keys.push(key);
         true
     }
 
@@ -266,19 +284,18 @@ impl Position {
     /// # Panics
     /// If there is nothing to take back (a bug in the caller).
     pub fn unmake(&mut self) {
-        let undo = self.undo.pop().expect("unmake without make");
-        self.chess = undo.chess;
-        self.state_key = undo.state_key;
-        self.reversible_plies = undo.reversible_plies;
+        assert!(self.states.len() > 1, "unmake without make");
+        self.states.pop();
         self.keys.pop();
-        self.key = *self.keys.last().expect("key history holds the root");
+        debug_assert_eq!(self.keys.last(), Some(&self.top().key));
     }
 
     /// Forgets the history needed for `unmake` but keeps the keys for
     /// repetition detection: used after the game moves of `position ... moves`
     /// so the search starts with an empty undo stack at the root.
     pub fn forget_undo(&mut self) {
-        self.undo.clear();
+        let top = self.states.len() - 1;
+        self.states.drain(..top);
     }
 
     /// How many times the current position occurred before (same placement,
@@ -291,10 +308,11 @@ impl Position {
     /// Distances in plies to each earlier occurrence of the current position.
     fn earlier_occurrences(&self) -> impl Iterator<Item = usize> + '_ {
         let n = self.keys.len();
-        let reach = (self.reversible_plies as usize).min(n - 1);
+        let top = self.top();
+        let reach = (top.reversible_plies as usize).min(n - 1);
         (2..=reach)
             .step_by(2)
-            .filter(move |&back| self.keys[n - 1 - back] == self.key)
+            .filter(move |&back| self.keys[n - 1 - back] == top.key)
     }
 
     /// A draw by repetition from the search's point of view: the position
@@ -317,11 +335,11 @@ impl Position {
     /// Fifty-move rule (a mate on the hundredth ply still counts as mate: the
     /// caller checks for mate first).
     pub fn is_fifty_move_draw(&self) -> bool {
-        self.chess.halfmoves() >= 100
+        self.chess().halfmoves() >= 100
     }
 
     pub fn is_insufficient_material(&self) -> bool {
-        self.chess.is_insufficient_material()
+        self.chess().is_insufficient_material()
     }
 }
 

@@ -195,7 +195,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                 root_index += 1;
                 rm.mv
             } else {
-                match picker.next(self.pos.chess(), &self.history) {
+                match picker.next(&self.pos, &self.history) {
                     Some(m) => m,
                     None => break,
                 }
@@ -471,7 +471,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let reduced = depth - p::probcut_reduction();
         let mut tactical = MoveList::new();
         let mut picker = MovePicker::new_tactical(&mut tactical, tt_move);
-        while let Some(m) = picker.next(self.pos.chess(), &self.history) {
+        while let Some(m) = picker.next(&self.pos, &self.history) {
             if !see_at_least(self.pos.chess(), m, probcut_beta - static_eval) {
                 continue;
             }

@@ -23,7 +23,7 @@ use shakmaty::{Chess, Move, MoveList, Position as _, Role};
 
 use super::history::{Continuation, History, QUIET_SCORE_MAX};
 use super::see::{see_at_least, see_value};
-use crate::position::movegen;
+use crate::position::{Position, movegen};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Stage {
@@ -259,8 +259,9 @@ impl<'a> MovePicker<'a> {
     /// The tactical moves in generation order, less the table move, which
     /// went out already. In check, where there are few moves, the quiet
     /// evasions are generated with them and follow them.
-    fn generate_tactical(&mut self, chess: &Chess) {
-        if chess.is_check() {
+    fn generate_tactical(&mut self, pos: &Position) {
+        let chess = pos.chess();
+        if pos.is_check() {
             let mut evasions = MoveList::new();
             movegen::legal_moves(chess, &mut evasions);
             let tactical = evasions.iter().filter(|&&m| is_tactical(m));
@@ -352,18 +353,19 @@ impl<'a> MovePicker<'a> {
     /// hoists to its entry (a fifth of the picker's instructions when it
     /// ran for every move) run only when a stage changes.
     #[inline]
-    pub fn next(&mut self, chess: &Chess, history: &History) -> Option<Move> {
+    pub fn next(&mut self, pos: &Position, history: &History) -> Option<Move> {
         if self.stage == Stage::Quiets
             && !self.skip_quiets
             && let Some(m) = self.take_best_quiet()
         {
             return Some(m);
         }
-        self.next_by_stage(chess, history)
+        self.next_by_stage(pos, history)
     }
 
     #[inline(never)]
-    fn next_by_stage(&mut self, chess: &Chess, history: &History) -> Option<Move> {
+    fn next_by_stage(&mut self, pos: &Position, history: &History) -> Option<Move> {
+        let chess = pos.chess();
         loop {
             match self.stage {
                 Stage::TableMove => {
@@ -373,7 +375,7 @@ impl<'a> MovePicker<'a> {
                     }
                 }
                 Stage::GenerateCaptures => {
-                    self.generate_tactical(chess);
+                    self.generate_tactical(pos);
                     self.quiet_done = self.tactical_end;
                     // All start in the good band; SEE judges each only when
                     // it comes up, so after a cutoff the rest are never judged.
@@ -463,7 +465,6 @@ impl<'a> MovePicker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Position;
 
     fn all_moves(fen: &str, table: Option<&str>) -> (Vec<Move>, Position) {
         let pos = Position::from_fen(fen, false).unwrap();
@@ -472,7 +473,7 @@ mod tests {
         let mut picker = MovePicker::new(&mut buffer, tm, [None; 2], None, Continuation::default());
         let history = History::new();
         let mut out = Vec::new();
-        while let Some(m) = picker.next(pos.chess(), &history) {
+        while let Some(m) = picker.next(&pos, &history) {
             out.push(m);
         }
         (out, pos)
@@ -541,7 +542,7 @@ mod tests {
             let continuation = Continuation::default();
             let mut picker = MovePicker::new(&mut buffer, table, killers, counter, continuation);
             let mut out = Vec::new();
-            while let Some(m) = picker.next(pos.chess(), &history) {
+            while let Some(m) = picker.next(&pos, &history) {
                 out.push(m);
             }
             let mut expected: Vec<Move> = legal.to_vec();
@@ -584,7 +585,7 @@ mod tests {
             );
             // Up to and including the first killer.
             let mut out = Vec::new();
-            while let Some(m) = picker.next(pos.chess(), &history) {
+            while let Some(m) = picker.next(&pos, &history) {
                 out.push(m);
                 if m == killer {
                     break;
@@ -592,7 +593,7 @@ mod tests {
             }
             let mut left: Vec<Move> = picker.quiets_left(pos.chess()).collect();
             let mut rest = Vec::new();
-            while let Some(m) = picker.next(pos.chess(), &history) {
+            while let Some(m) = picker.next(&pos, &history) {
                 rest.push(m);
             }
             let key = |m: &Move| format!("{m:?}");
@@ -617,7 +618,7 @@ mod tests {
                     MovePicker::new(&mut buffer, None, [None; 2], None, Continuation::default());
                 let mut out = Vec::new();
                 let mut quiets = 0;
-                while let Some(m) = picker.next(pos.chess(), &history) {
+                while let Some(m) = picker.next(&pos, &history) {
                     out.push(m);
                     quiets += usize::from(!is_tactical(m));
                     if !is_tactical(m) && Some(quiets) == skip_after {
@@ -673,8 +674,7 @@ mod tests {
             for table in tables {
                 let mut buffer = MoveList::new();
                 let mut picker = MovePicker::new_tactical(&mut buffer, table);
-                let out: Vec<Move> =
-                    std::iter::from_fn(|| picker.next(pos.chess(), &history)).collect();
+                let out: Vec<Move> = std::iter::from_fn(|| picker.next(&pos, &history)).collect();
                 let table = table.filter(|&t| is_tactical(t));
                 let mut expected: Vec<Move> = legal
                     .iter()

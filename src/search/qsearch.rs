@@ -76,7 +76,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         }
         let mut best_move: Option<Move> = None;
         let mut any_move = false;
-        while let Some(m) = picker.next(self.pos.chess(), &self.history) {
+        while let Some(m) = picker.next(&self.pos, &self.history) {
             any_move = true;
             if !in_check {
                 // Delta pruning: even winning the piece cannot reach alpha.
