@@ -42,7 +42,8 @@ pub enum SimdPath {
     /// AVX2 with AVX-VNNI's fused u8 × i8 dot product for the dense layers.
     AvxVnni,
     /// AVX-512BW's 32-lane vectors for the accumulators and the SCReLU
-    /// output (the work of every node), AVX-VNNI for the dense layers.
+    /// output (the work of every node), AVX-512VNNI's dot product on
+    /// 256-bit vectors for the dense layers.
     Avx512,
     Neon,
 }
@@ -98,9 +99,11 @@ impl SimdPath {
             }
             #[cfg(target_arch = "x86_64")]
             SimdPath::Avx512 => {
-                SimdPath::AvxVnni.is_supported()
+                SimdPath::Avx2.is_supported()
                     && std::arch::is_x86_feature_detected!("avx512f")
                     && std::arch::is_x86_feature_detected!("avx512bw")
+                    && std::arch::is_x86_feature_detected!("avx512vnni")
+                    && std::arch::is_x86_feature_detected!("avx512vl")
             }
             #[cfg(target_arch = "aarch64")]
             SimdPath::Neon => true,

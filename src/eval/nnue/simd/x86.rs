@@ -28,14 +28,16 @@ pub static AVX_VNNI: Kernels = Kernels {
     ..AVX2
 };
 
-/// AVX-VNNI's kernels, except the two every node runs: the accumulator
-/// update and the SCReLU output, on 32-lane vectors.
+/// AVX2's kernels, except the two every node runs (the accumulator update
+/// and the SCReLU output, on 32-lane vectors) and the dense layers (VNNI's
+/// dot product in its AVX-512 form, which CPUs without AVX-VNNI have too).
 pub static AVX512: Kernels = Kernels {
     path: SimdPath::Avx512,
     apply_from: avx512_apply_from,
     apply: avx512_apply,
     screlu_dot: avx512_screlu_dot,
-    ..AVX_VNNI
+    affine: avx512_vnni_affine,
+    ..AVX2
 };
 
 pub static SSE41: Kernels = Kernels {
@@ -93,6 +95,13 @@ fn vnni_affine(weights: &[i8], biases: &[i32], input: &[u8], out: &mut [i32]) {
     check_affine(weights, biases, input, out);
     // SAFETY: AVX2 and AVX-VNNI were detected; the shapes were checked above.
     unsafe { avx2::vnni_affine(weights, biases, input, out) }
+}
+
+fn avx512_vnni_affine(weights: &[i8], biases: &[i32], input: &[u8], out: &mut [i32]) {
+    check_affine(weights, biases, input, out);
+    // SAFETY: AVX2, AVX-512VNNI and AVX-512VL were detected (the AVX-512
+    // path requires them); the shapes were checked above.
+    unsafe { avx2::avx512_vnni_affine(weights, biases, input, out) }
 }
 
 fn avx2_screlu_dot(acc: &[i16], weights: &[i16]) -> i32 {
@@ -348,6 +357,14 @@ mod avx2 {
     #[target_feature(enable = "avx2,avxvnni")]
     pub fn vnni_affine(weights: &[i8], biases: &[i32], input: &[u8], out: &mut [i32]) {
         let dot = |sum: __m256i, x: __m256i, w: __m256i| _mm256_dpbusd_avx_epi32(sum, x, w);
+        affine_with(weights, biases, input, out, dot);
+    }
+
+    /// The same fused dot product in its EVEX form (AVX-512VNNI on 256-bit
+    /// vectors): AMD's Zen 4 and Intel's Ice Lake have it without AVX-VNNI.
+    #[target_feature(enable = "avx2,avx512vnni,avx512vl")]
+    pub fn avx512_vnni_affine(weights: &[i8], biases: &[i32], input: &[u8], out: &mut [i32]) {
+        let dot = |sum: __m256i, x: __m256i, w: __m256i| _mm256_dpbusd_epi32(sum, x, w);
         affine_with(weights, biases, input, out, dot);
     }
 
