@@ -18,8 +18,8 @@
 use std::ops::ControlFlow;
 
 use shakmaty::{
-    Bitboard, Board, CastlingSide, Chess, Color, File, Move, MoveList, Position as _, Rank, Role,
-    Square, attacks,
+    Bitboard, Board, CastlingSide, Chess, Color, File, Move, MoveList, Position as _, Role, Square,
+    attacks,
 };
 
 /// Every legal move, into `moves` (cleared first).
@@ -95,16 +95,8 @@ pub fn is_legal_quiet(chess: &Chess, m: Move) -> bool {
             }
             let reaches = match role {
                 Role::Pawn => {
-                    let forward = turn.fold_wb(8, -8);
-                    let single = from.offset(forward);
-                    let start_rank = turn.fold_wb(
-                        Bitboard::from_rank(Rank::Second),
-                        Bitboard::from_rank(Rank::Seventh),
-                    );
-                    single == Some(to)
-                        || (from.offset(2 * forward) == Some(to)
-                            && start_rank.contains(from)
-                            && single.is_some_and(|s| !occupied.contains(s)))
+                    let pushes = PawnTargets::of(chess, Bitboard::from_square(from));
+                    (pushes.single | pushes.double).contains(to)
                 }
                 _ => attacks::attacks(from, role.of(turn), occupied).contains(to),
             };
@@ -118,13 +110,10 @@ pub fn is_legal_quiet(chess: &Chess, m: Move) -> bool {
             } else if role == Role::King {
                 safe_king_targets(chess, king, Bitboard::from_square(to)).any()
             } else {
-                // A pinned piece stays on the line through its king; a piece
-                // off every line through the king, or moving along its own,
-                // cannot uncover a check.
-                let line = attacks::ray(king, from);
-                line.is_empty()
-                    || line.contains(to)
-                    || !slider_blockers(board, chess.them(), king).contains(from)
+                // A piece off every line through the king cannot be pinned:
+                // the blockers are looked for only when it is on one.
+                attacks::ray(king, from).is_empty()
+                    || is_safe(chess, king, m, slider_blockers(board, chess.them(), king))
             }
         }
         Move::Castle { king: from, rook } => {
