@@ -183,16 +183,25 @@ impl AccumulatorStack {
         while self.plies[t].null {
             t -= 1;
         }
-        for c in 0..2 {
-            if !self.plies[t].computed[c] {
-                self.bring_up_to_date(net, kernels, board, t, c);
-            }
+        // Usually both are up to date (the evaluator brings them up at every
+        // push): the work stays out of line, so this path sets nothing up.
+        if self.plies[t].computed != [true; 2] {
+            self.bring_both_up_to_date(net, kernels, board, t);
         }
         let side = |c: usize| Accumulated {
             values: &self.values[(2 * t + c) * self.half..(2 * t + c + 1) * self.half],
             psqt: &self.psqt[(2 * t + c) * self.psqt_len..(2 * t + c + 1) * self.psqt_len],
         };
         [side(0), side(1)]
+    }
+
+    #[inline(never)]
+    fn bring_both_up_to_date(&mut self, net: &Network, kernels: &Kernels, board: &Board, t: usize) {
+        for c in 0..2 {
+            if !self.plies[t].computed[c] {
+                self.bring_up_to_date(net, kernels, board, t, c);
+            }
+        }
     }
 
     fn bring_up_to_date(
@@ -280,7 +289,10 @@ impl AccumulatorStack {
         self.plies[child].computed[c] = true;
     }
 
-    /// Rebuilds ply `target`'s accumulator through the refresh cache.
+    /// Rebuilds ply `target`'s accumulator through the refresh cache. Out
+    /// of line: one update in ten or fewer is a rebuild, and its setup
+    /// would otherwise run before every incremental update.
+    #[inline(never)]
     fn refresh(
         &mut self,
         net: &Network,
