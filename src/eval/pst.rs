@@ -112,9 +112,30 @@ pub fn piece_square_value(piece: Piece, square: Square) -> i32 {
 }
 
 /// The same, signed from White's point of view.
+/// [`piece_square_value`] from white's point of view (negated for black),
+/// by `12 × 64`: white pawn..king, then black, each by square. Worked out
+/// at compile time, so the update at every move is a lookup per change.
+const WHITE_RELATIVE: [[i32; 64]; 12] = {
+    let mut out = [[0; 64]; 12];
+    let mut r = 0;
+    while r < 6 {
+        let mut sq = 0;
+        while sq < 64 {
+            let (file, rank) = (sq % 8, sq / 8);
+            // `table_index`: the tables list the ranks from the top.
+            out[r][sq] = PIECE_VALUES[r] + TABLES[r][(7 - rank) * 8 + file];
+            out[6 + r][sq] = -(PIECE_VALUES[r] + TABLES[r][rank * 8 + file]);
+            sq += 1;
+        }
+        r += 1;
+    }
+    out
+};
+
+#[inline]
 fn white_relative(piece: Piece, square: Square) -> i32 {
-    let v = piece_square_value(piece, square);
-    if piece.color == Color::White { v } else { -v }
+    let colour = if piece.color == Color::White { 0 } else { 6 };
+    WHITE_RELATIVE[colour + role_index(piece.role)][square as usize]
 }
 
 /// The full score from White's point of view, computed from scratch.
@@ -186,6 +207,24 @@ impl Evaluator for PstEvaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn white_relative_table_is_the_signed_piece_square_value() {
+        for color in Color::ALL {
+            for role in Role::ALL {
+                for square in Square::ALL {
+                    let piece = role.of(color);
+                    let v = piece_square_value(piece, square);
+                    let expected = if color == Color::White { v } else { -v };
+                    assert_eq!(
+                        white_relative(piece, square),
+                        expected,
+                        "{piece:?} {square}"
+                    );
+                }
+            }
+        }
+    }
 
     fn eval_fen(fen: &str) -> i32 {
         let pos = Position::from_fen(fen, false).unwrap();
