@@ -197,6 +197,16 @@ impl AccumulatorStack {
 
     #[inline(never)]
     fn bring_both_up_to_date(&mut self, net: &Network, kernels: &Kernels, board: &Board, t: usize) {
+        // The usual case, one move on top of a computed parent, without
+        // the walk back.
+        if t > 0 && !self.plies[t - 1].null {
+            for c in 0..2 {
+                let ply = &self.plies[t];
+                if !ply.computed[c] && !ply.king_moved[c] && self.plies[t - 1].computed[c] {
+                    self.apply_move(net, kernels, t - 1, t, c);
+                }
+            }
+        }
         for c in 0..2 {
             if !self.plies[t].computed[c] {
                 self.bring_up_to_date(net, kernels, board, t, c);
@@ -253,22 +263,24 @@ impl AccumulatorStack {
         let view = features.view(perspective, ply.kings[c]);
         let mut added = [0usize; 2];
         let mut removed = [0usize; 2];
+        let mut add: [&[i16]; 2] = [&[]; 2];
+        let mut sub: [&[i16]; 2] = [&[]; 2];
         let (mut na, mut ns) = (0, 0);
         for change in ply.changes.added() {
             if let Some(i) = view.index(change.piece, change.square) {
                 added[na] = i;
+                add[na] = net.transformer.row(i);
                 na += 1;
             }
         }
         for change in ply.changes.removed() {
             if let Some(i) = view.index(change.piece, change.square) {
                 removed[ns] = i;
+                sub[ns] = net.transformer.row(i);
                 ns += 1;
             }
         }
         debug_assert_rows_exist(features.dimensions(), &added[..na], &removed[..ns]);
-        let add = added.map(|i| net.transformer.row(i));
-        let sub = removed.map(|i| net.transformer.row(i));
         let half = self.half;
         let (below, above) = self.values.split_at_mut(2 * child * half);
         let src = &below[(2 * parent + c) * half..(2 * parent + c + 1) * half];
