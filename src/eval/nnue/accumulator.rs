@@ -171,14 +171,10 @@ impl AccumulatorStack {
         self.top
     }
 
-    /// The accumulators of the current ply, white's then black's, brought up
-    /// to date; `board` is the current position.
-    pub fn current(
-        &mut self,
-        net: &Network,
-        kernels: &Kernels,
-        board: &Board,
-    ) -> [Accumulated<'_>; 2] {
+    /// Brings the current ply's accumulators up to date without reading
+    /// them; returns the ply that holds them (a null move's is its parent's).
+    #[inline]
+    pub fn update(&mut self, net: &Network, kernels: &Kernels, board: &Board) -> usize {
         let mut t = self.top;
         while self.plies[t].null {
             t -= 1;
@@ -188,6 +184,18 @@ impl AccumulatorStack {
         if self.plies[t].computed != [true; 2] {
             self.bring_both_up_to_date(net, kernels, board, t);
         }
+        t
+    }
+
+    /// The accumulators of the current ply, white's then black's, brought up
+    /// to date; `board` is the current position.
+    pub fn current(
+        &mut self,
+        net: &Network,
+        kernels: &Kernels,
+        board: &Board,
+    ) -> [Accumulated<'_>; 2] {
+        let t = self.update(net, kernels, board);
         let side = |c: usize| Accumulated {
             values: &self.values[(2 * t + c) * self.half..(2 * t + c + 1) * self.half],
             psqt: &self.psqt[(2 * t + c) * self.psqt_len..(2 * t + c + 1) * self.psqt_len],

@@ -119,7 +119,7 @@ impl Evaluator for NnueEvaluator {
         // just prefetched, and this work hides that load (3.4 % more bench
         // NPS, same tree; docs/measurements.md).
         self.stack
-            .current(&self.net, self.kernels, pos.chess().board());
+            .update(&self.net, self.kernels, pos.chess().board());
     }
 
     fn push_null(&mut self) {
