@@ -92,12 +92,14 @@ pub const TABLES: [[i32; 64]; 6] = [
 /// Index into a row of [`TABLES`] for a piece of `color` on `square`:
 /// White reads the table as printed, Black reads it mirrored vertically.
 pub fn table_index(color: Color, square: Square) -> usize {
-    let file = usize::from(square.file());
-    let rank = usize::from(square.rank());
-    let rank_from_top = match color {
-        Color::White => 7 - rank,
-        Color::Black => rank,
-    };
+    index_in_table(color == Color::White, square as usize)
+}
+
+/// [`table_index`] for compile-time tables: the tables list the ranks from
+/// the top, as white sees the board.
+const fn index_in_table(white: bool, square: usize) -> usize {
+    let (file, rank) = (square % 8, square / 8);
+    let rank_from_top = if white { 7 - rank } else { rank };
     rank_from_top * 8 + file
 }
 
@@ -111,7 +113,6 @@ pub fn piece_square_value(piece: Piece, square: Square) -> i32 {
     PIECE_VALUES[r] + TABLES[r][table_index(piece.color, square)]
 }
 
-/// The same, signed from White's point of view.
 /// [`piece_square_value`] from white's point of view (negated for black),
 /// by `12 × 64`: white pawn..king, then black, each by square. Worked out
 /// at compile time, so the update at every move is a lookup per change.
@@ -121,10 +122,8 @@ const WHITE_RELATIVE: [[i32; 64]; 12] = {
     while r < 6 {
         let mut sq = 0;
         while sq < 64 {
-            let (file, rank) = (sq % 8, sq / 8);
-            // `table_index`: the tables list the ranks from the top.
-            out[r][sq] = PIECE_VALUES[r] + TABLES[r][(7 - rank) * 8 + file];
-            out[6 + r][sq] = -(PIECE_VALUES[r] + TABLES[r][rank * 8 + file]);
+            out[r][sq] = PIECE_VALUES[r] + TABLES[r][index_in_table(true, sq)];
+            out[6 + r][sq] = -(PIECE_VALUES[r] + TABLES[r][index_in_table(false, sq)]);
             sq += 1;
         }
         r += 1;
