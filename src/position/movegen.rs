@@ -9,8 +9,8 @@
 //! (captures and queen promotions, all quiescence searches) and the quiet
 //! moves (the rest). The first move of the full list tells whether any
 //! legal move exists, and whether a quiet move from elsewhere (a killer) is
-//! legal here is decided from the board. In check, shakmaty generates the
-//! evasions.
+//! legal here is decided from the board. In check, the evasions come in
+//! shakmaty's order too: en passant, the king, then the other pieces.
 //!
 //! For perft, [`count_legal_moves`] counts the legal moves, in check or
 //! not, without building them.
@@ -24,10 +24,10 @@ use shakmaty::{
 
 /// Every legal move, into `moves` (cleared first).
 pub fn legal_moves(chess: &Chess, moves: &mut MoveList) {
+    moves.clear();
     if chess.is_check() {
-        *moves = chess.legal_moves();
+        evasions(chess, moves);
     } else {
-        moves.clear();
         generate::<true, true>(chess, moves);
     }
 }
@@ -55,6 +55,45 @@ fn generate<const TACTICAL: bool, const QUIET: bool>(chess: &Chess, moves: &mut 
         moves.push(m);
         ControlFlow::Continue(())
     });
+    keep_legal(chess, moves, start);
+}
+
+/// Appends the legal moves of a side in check, in shakmaty's order: en
+/// passant, the king's moves, then (against a single checker) the other
+/// pieces' captures of the checker and steps between it and the king.
+fn evasions(chess: &Chess, moves: &mut MoveList) {
+    debug_assert!(chess.is_check(), "evasions out of check");
+    let start = moves.len();
+    let king = king_square(chess);
+    let mut push = |m| {
+        moves.push(m);
+        ControlFlow::<Move>::Continue(())
+    };
+    let _ = walk_en_passant(chess, &mut push);
+    // The squares behind the king on a checker's line are found attacked
+    // with the king lifted off the board.
+    for to in safe_king_targets(chess, king, !chess.us()) {
+        let _ = push(Move::Normal {
+            role: Role::King,
+            from: king,
+            capture: chess.board().role_at(to),
+            to,
+            promotion: None,
+        });
+    }
+    if let Some(checker) = chess.checkers().single_square() {
+        let answers = attacks::between(king, checker).with(checker);
+        let _ = walk_non_king::<true, true>(chess, answers, &mut push);
+    }
+    keep_legal(chess, moves, start);
+}
+
+/// Drops from `moves[start..]`, pseudo-legal moves with any en-passant
+/// captures first, the ones that leave the king attacked: moves of pinned
+/// pieces off their line, and en-passant captures that uncover a check or
+/// leave one standing.
+#[inline(always)]
+fn keep_legal(chess: &Chess, moves: &mut MoveList, start: usize) {
     let king = king_square(chess);
     let blockers = slider_blockers(chess.board(), chess.them(), king);
     // En-passant captures come first; they alone can uncover a check
@@ -240,14 +279,69 @@ fn walk<const TACTICAL: bool, const QUIET: bool>(
     chess: &Chess,
     mut visit: impl FnMut(Move) -> ControlFlow<Move>,
 ) -> ControlFlow<Move> {
+    if TACTICAL {
+        walk_en_passant(chess, &mut visit)?;
+    }
+    walk_non_king::<TACTICAL, QUIET>(chess, Bitboard::FULL, &mut visit)?;
+    let targets = move_targets::<TACTICAL, QUIET>(chess);
+    let king = king_square(chess);
+    for to in safe_king_targets(chess, king, targets) {
+        visit(Move::Normal {
+            role: Role::King,
+            from: king,
+            capture: chess.board().role_at(to),
+            to,
+            promotion: None,
+        })?;
+    }
+    if QUIET {
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            if let Some(rook) = legal_castling_rook(chess, king, side) {
+                visit(Move::Castle { king, rook })?;
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// The squares a piece may move to for the kind of moves asked: any not
+/// our own, the enemy's (tactical only: captures) or the empty ones.
+#[inline(always)]
+fn move_targets<const TACTICAL: bool, const QUIET: bool>(chess: &Chess) -> Bitboard {
+    match (TACTICAL, QUIET) {
+        (true, true) => !chess.us(),
+        (true, false) => chess.them(),
+        (false, _) => !chess.board().occupied(),
+    }
+}
+
+/// The en-passant captures, pseudo-legal, towards the a-file first.
+#[inline(always)]
+fn walk_en_passant(
+    chess: &Chess,
+    mut visit: impl FnMut(Move) -> ControlFlow<Move>,
+) -> ControlFlow<Move> {
+    if let Some(to) = chess.maybe_ep_square() {
+        for from in chess.our(Role::Pawn) & attacks::pawn_attacks(!chess.turn(), to) {
+            visit(Move::EnPassant { from, to })?;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// The pawns' moves (en passant aside), then the knights', bishops',
+/// rooks' and queens', pseudo-legal, to squares in `allowed`, in
+/// [`walk`]'s order.
+#[inline(always)]
+fn walk_non_king<const TACTICAL: bool, const QUIET: bool>(
+    chess: &Chess,
+    allowed: Bitboard,
+    mut visit: impl FnMut(Move) -> ControlFlow<Move>,
+) -> ControlFlow<Move> {
     let board = chess.board();
     let turn = chess.turn();
     let occupied = board.occupied();
-    let targets = match (TACTICAL, QUIET) {
-        (true, true) => !chess.us(),
-        (true, false) => chess.them(),
-        (false, _) => !occupied,
-    };
+    let targets = move_targets::<TACTICAL, QUIET>(chess) & allowed;
     let normal = |role, from, to, promotion| Move::Normal {
         role,
         from,
@@ -256,14 +350,11 @@ fn walk<const TACTICAL: bool, const QUIET: bool>(
         promotion,
     };
 
-    if TACTICAL && let Some(to) = chess.maybe_ep_square() {
-        for from in chess.our(Role::Pawn) & attacks::pawn_attacks(!turn, to) {
-            visit(Move::EnPassant { from, to })?;
-        }
-    }
     let pawns = PawnTargets::of(chess, chess.our(Role::Pawn));
+    let single = pawns.single & allowed;
     if TACTICAL {
         for (captures, shift) in pawns.captures {
+            let captures = captures & allowed;
             for to in captures & !Bitboard::BACKRANKS {
                 visit(normal(Role::Pawn, offset(to, -shift), to, None))?;
             }
@@ -276,11 +367,11 @@ fn walk<const TACTICAL: bool, const QUIET: bool>(
     }
     let forward = pawns.forward;
     if QUIET {
-        for to in pawns.single & !Bitboard::BACKRANKS {
+        for to in single & !Bitboard::BACKRANKS {
             visit(normal(Role::Pawn, offset(to, -forward), to, None))?;
         }
     }
-    for to in pawns.single & Bitboard::BACKRANKS {
+    for to in single & Bitboard::BACKRANKS {
         // The queen first, then the under-promotions.
         let promotions = match (TACTICAL, QUIET) {
             (true, true) => &PROMOTIONS[..],
@@ -297,7 +388,7 @@ fn walk<const TACTICAL: bool, const QUIET: bool>(
         }
     }
     if QUIET {
-        for to in pawns.double {
+        for to in pawns.double & allowed {
             visit(normal(Role::Pawn, offset(to, -2 * forward), to, None))?;
         }
     }
@@ -305,17 +396,6 @@ fn walk<const TACTICAL: bool, const QUIET: bool>(
         for from in chess.our(role) {
             for to in attacks::attacks(from, role.of(turn), occupied) & targets {
                 visit(normal(role, from, to, None))?;
-            }
-        }
-    }
-    let king = king_square(chess);
-    for to in safe_king_targets(chess, king, targets) {
-        visit(normal(Role::King, king, to, None))?;
-    }
-    if QUIET {
-        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
-            if let Some(rook) = legal_castling_rook(chess, king, side) {
-                visit(Move::Castle { king, rook })?;
             }
         }
     }
