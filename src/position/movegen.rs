@@ -72,18 +72,9 @@ fn evasions(chess: &Chess, moves: &mut MoveList) {
     let _ = walk_en_passant(chess, &mut push);
     // The squares behind the king on a checker's line are found attacked
     // with the king lifted off the board.
-    for to in safe_king_targets(chess, king, !chess.us()) {
-        let _ = push(Move::Normal {
-            role: Role::King,
-            from: king,
-            capture: chess.board().role_at(to),
-            to,
-            promotion: None,
-        });
-    }
+    let _ = walk_king(chess, king, !chess.us(), &mut push);
     if let Some(checker) = chess.checkers().single_square() {
-        let answers = attacks::between(king, checker).with(checker);
-        let _ = walk_non_king::<true, true>(chess, answers, &mut push);
+        let _ = walk_non_king::<true, true>(chess, check_answers(king, checker), &mut push);
     }
     keep_legal(chess, moves, start);
 }
@@ -225,9 +216,9 @@ fn count_legal_moves_portable(chess: &Chess) -> usize {
     }
     // Out of check every square will do; in check, the other pieces must
     // capture the checker or step between it and the king.
-    let answers_check = checkers.single_square().map_or(Bitboard::FULL, |checker| {
-        attacks::between(king, checker).with(checker)
-    });
+    let answers_check = checkers
+        .single_square()
+        .map_or(Bitboard::FULL, |checker| check_answers(king, checker));
     let targets = !chess.us() & answers_check;
     let pinned = slider_blockers(board, chess.them(), king) & chess.us();
     let pin_line = |from| {
@@ -283,17 +274,13 @@ fn walk<const TACTICAL: bool, const QUIET: bool>(
         walk_en_passant(chess, &mut visit)?;
     }
     walk_non_king::<TACTICAL, QUIET>(chess, Bitboard::FULL, &mut visit)?;
-    let targets = move_targets::<TACTICAL, QUIET>(chess);
     let king = king_square(chess);
-    for to in safe_king_targets(chess, king, targets) {
-        visit(Move::Normal {
-            role: Role::King,
-            from: king,
-            capture: chess.board().role_at(to),
-            to,
-            promotion: None,
-        })?;
-    }
+    walk_king(
+        chess,
+        king,
+        move_targets::<TACTICAL, QUIET>(chess),
+        &mut visit,
+    )?;
     if QUIET {
         for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
             if let Some(rook) = legal_castling_rook(chess, king, side) {
@@ -313,6 +300,34 @@ fn move_targets<const TACTICAL: bool, const QUIET: bool>(chess: &Chess) -> Bitbo
         (true, false) => chess.them(),
         (false, _) => !chess.board().occupied(),
     }
+}
+
+/// The king's moves to squares in `targets` that no enemy attacks once it
+/// has left its own.
+#[inline(always)]
+fn walk_king(
+    chess: &Chess,
+    king: Square,
+    targets: Bitboard,
+    mut visit: impl FnMut(Move) -> ControlFlow<Move>,
+) -> ControlFlow<Move> {
+    for to in safe_king_targets(chess, king, targets) {
+        visit(Move::Normal {
+            role: Role::King,
+            from: king,
+            capture: chess.board().role_at(to),
+            to,
+            promotion: None,
+        })?;
+    }
+    ControlFlow::Continue(())
+}
+
+/// The squares where a piece other than the king answers a check by
+/// `checker`: its own, or between it and the king.
+#[inline]
+fn check_answers(king: Square, checker: Square) -> Bitboard {
+    attacks::between(king, checker).with(checker)
 }
 
 /// The en-passant captures, pseudo-legal, towards the a-file first.
