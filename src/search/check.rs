@@ -44,6 +44,7 @@ impl CheckSquares {
     /// check. A piece that moves without promoting checks from its target
     /// square (the square it leaves cannot open its own line: it would have
     /// given check already) or by leaving a line it alone blocked.
+    #[inline(always)]
     pub fn gives_check(&self, chess: &Chess, m: Move) -> bool {
         debug_assert_eq!(
             chess.board().king_of(!chess.turn()),

@@ -1,7 +1,7 @@
 //! What earlier cutoffs teach move ordering: killer moves per ply, the
 //! counter-move to the opponent's last move, and butterfly history scores.
 
-use shakmaty::{Color, Move};
+use shakmaty::{Color, Move, Role, Square};
 
 use super::score::MAX_PLY;
 
@@ -29,7 +29,11 @@ const PIECE_TO: usize = 2 * 6 * 64;
 
 /// A move's continuation-history index: who moved what where.
 fn piece_to(color: Color, m: Move) -> usize {
-    ((color as usize * 6) + (m.role() as usize - 1)) * 64 + m.to() as usize
+    piece_square_index(color, m.role(), m.to())
+}
+
+fn piece_square_index(color: Color, role: Role, to: Square) -> usize {
+    ((color as usize * 6) + (role as usize - 1)) * 64 + to as usize
 }
 
 /// The moves one and two plies before a node (none for a null move or
@@ -66,12 +70,23 @@ pub struct QuietScorer<'a> {
 }
 
 impl QuietScorer<'_> {
+    /// The move's parts are taken apart in one match: this runs for every
+    /// quiet move of every node that reaches its quiets, and the accessors
+    /// (`from`, `to`, `role`) would each match again.
     #[inline]
     pub fn score(&self, m: Move) -> i32 {
-        let (f, t) = from_to(m);
-        let column = piece_to(self.turn, m);
+        let (role, from, to) = match m {
+            Move::Normal { role, from, to, .. } => (role, from, to),
+            Move::Castle { king, rook } => (Role::King, king, rook),
+            Move::EnPassant { from, to } => (Role::Pawn, from, to),
+            // As `from_to` has it: a drop comes from square 0.
+            Move::Put { role, to } => (role, Square::A1, to),
+        };
+        let column = piece_square_index(self.turn, role, to);
         let [one_back, two_back] = self.continuation_rows;
-        self.butterfly[f][t] + i32::from(one_back[column]) + i32::from(two_back[column])
+        self.butterfly[from as usize][to as usize]
+            + i32::from(one_back[column])
+            + i32::from(two_back[column])
     }
 }
 

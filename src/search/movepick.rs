@@ -62,29 +62,62 @@ pub fn mvv_lva(m: Move) -> i32 {
     (victim + promo) * 8 - m.role() as i32
 }
 
-/// The highest of `scores` (`i32::MIN` if none). Baseline x86-64 has no
-/// packed maximum of 32-bit integers and emulates it in four instructions;
-/// with AVX2 (found at run time) one compares eight scores.
-fn best_score(scores: &[i32]) -> i32 {
+/// Scores looked at per vector instruction.
+const LANES: usize = 8;
+
+/// Where the first of the highest of `scores` lies (`None` if there are
+/// none): the best quiet move left. At an all-node this runs once per
+/// quiet, over all the quiets left, so with AVX2 (found at run time) a
+/// list of whole blocks of eight is looked at eight scores per instruction.
+fn first_best(scores: &[i32]) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if !scores.is_empty()
+        && scores.len().is_multiple_of(LANES)
+        && std::arch::is_x86_feature_detected!("avx2")
+    {
         // SAFETY: the CPU has AVX2, checked just above.
-        return unsafe { best_score_avx2(scores) };
+        return Some(unsafe { first_best_avx2(scores) });
     }
-    best_score_portable(scores)
+    first_best_portable(scores)
 }
 
+/// [`first_best_portable`] for a non-empty list of whole blocks of eight,
+/// in two vector passes: the best score, then the first block holding it.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn best_score_avx2(scores: &[i32]) -> i32 {
-    best_score_portable(scores)
+fn first_best_avx2(scores: &[i32]) -> usize {
+    use std::arch::x86_64::{
+        __m256i, _mm256_castsi256_ps, _mm256_cmpeq_epi32, _mm256_loadu_si256, _mm256_max_epi32,
+        _mm256_movemask_ps, _mm256_permute2x128_si256, _mm256_set1_epi32, _mm256_shuffle_epi32,
+    };
+    debug_assert!(!scores.is_empty() && scores.len().is_multiple_of(LANES));
+    let blocks = scores.chunks_exact(LANES);
+    // SAFETY (every load): a block is eight `i32`s, 32 bytes, and an
+    // unaligned load reads exactly those.
+    let load = |block: &[i32]| unsafe { _mm256_loadu_si256(block.as_ptr().cast::<__m256i>()) };
+    let mut best = _mm256_set1_epi32(i32::MIN);
+    for block in blocks.clone() {
+        best = _mm256_max_epi32(best, load(block));
+    }
+    // Every lane gets the maximum of all eight: halves, pairs, neighbours.
+    best = _mm256_max_epi32(best, _mm256_permute2x128_si256::<1>(best, best));
+    best = _mm256_max_epi32(best, _mm256_shuffle_epi32::<0b0100_1110>(best));
+    best = _mm256_max_epi32(best, _mm256_shuffle_epi32::<0b1011_0001>(best));
+    let mut index = 0;
+    for block in blocks {
+        let hits = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(load(block), best)));
+        if hits != 0 {
+            return index + hits.trailing_zeros() as usize;
+        }
+        index += LANES;
+    }
+    unreachable!("the maximum of the blocks lies in one of them")
 }
 
-/// Inlined into each caller, so that it is compiled for the caller's
-/// instruction set.
-#[inline(always)]
-fn best_score_portable(scores: &[i32]) -> i32 {
-    scores.iter().copied().fold(i32::MIN, i32::max)
+/// The safe path, and the reference the vector one is tested against.
+fn first_best_portable(scores: &[i32]) -> Option<usize> {
+    let best = scores.iter().copied().max()?;
+    scores.iter().position(|&s| s == best)
 }
 
 /// Borrows the node's move list, an empty buffer the picker generates
@@ -96,7 +129,8 @@ pub struct MovePicker<'a> {
     /// the quiets follow, of which `moves[tactical_end..quiet_done]` have
     /// been handed out.
     moves: &'a mut MoveList,
-    scores: [i32; 256],
+    /// One per move, and a block of unscored slots past the longest list.
+    scores: [i32; 256 + LANES],
     done: usize,
     tactical_end: usize,
     quiet_done: usize,
@@ -134,7 +168,7 @@ impl<'a> MovePicker<'a> {
         MovePicker {
             stage: Stage::TableMove,
             moves: buffer,
-            scores: [UNSCORED; 256],
+            scores: [UNSCORED; 256 + LANES],
             done: 0,
             tactical_end: 0,
             quiet_done: 0,
@@ -332,17 +366,22 @@ impl<'a> MovePicker<'a> {
         best
     }
 
-    /// Hands out the best quiet move left. The quiet stage is the hot loop
-    /// of the picker (every quiet of an all-node passes through it).
+    /// Hands out the best quiet move left (the first of equals). The quiet
+    /// stage is the hot loop of the picker (every quiet of an all-node
+    /// passes through it).
     ///
-    /// Two passes, the best score and then the first move with it, because
-    /// the compiler vectorises the first: one fused pass cannot be, and at
-    /// an all-node the scans add up to the square of the quiets.
+    /// The scores past the list are unscored (the lowest score there is),
+    /// so the search runs on to a whole number of blocks of eight and the
+    /// vector search needs no tail.
     fn take_best_quiet(&mut self) -> Option<Move> {
-        let q = self.quiet_done;
-        let left = &self.scores[q..self.moves.len()];
-        let best_score = best_score(left);
-        let best = left.iter().position(|&s| s == best_score)?;
+        let (q, end) = (self.quiet_done, self.moves.len());
+        if q == end {
+            return None;
+        }
+        debug_assert!(self.scores[end..].iter().all(|&s| s == UNSCORED));
+        let padded_end = q + (end - q).next_multiple_of(LANES);
+        let best = first_best(&self.scores[q..padded_end])?;
+        debug_assert!(q + best < end, "an unscored slot chosen");
         Some(self.take_quiet(q + best))
     }
 
@@ -379,8 +418,9 @@ impl<'a> MovePicker<'a> {
                     self.quiet_done = self.tactical_end;
                     // All start in the good band; SEE judges each only when
                     // it comes up, so after a cutoff the rest are never judged.
-                    for j in 0..self.tactical_end {
-                        self.scores[j] = GOOD_CAPTURE + mvv_lva(self.moves[j]);
+                    let end = self.tactical_end;
+                    for (score, &m) in self.scores[..end].iter_mut().zip(&self.moves[..end]) {
+                        *score = GOOD_CAPTURE + mvv_lva(m);
                     }
                     self.stage = Stage::GoodCaptures;
                 }
@@ -429,10 +469,11 @@ impl<'a> MovePicker<'a> {
                     }
                     self.generate_quiets(chess);
                     let scorer = history.quiet_scorer(chess.turn(), self.continuation);
-                    for i in self.quiet_done..self.moves.len() {
-                        let m = self.moves[i];
+                    let (q, end) = (self.quiet_done, self.moves.len());
+                    // Zipped slices: no bounds check per move.
+                    for (score, &m) in self.scores[q..end].iter_mut().zip(&self.moves[q..end]) {
                         // Underpromotions are almost never right: try them last.
-                        self.scores[i] = if m.is_promotion() {
+                        *score = if m.is_promotion() {
                             UNDERPROMOTION
                         } else {
                             scorer.score(m)
@@ -480,13 +521,20 @@ mod tests {
     }
 
     #[test]
-    fn best_score_is_the_maximum() {
-        let scores: Vec<i32> = (0..40).map(|i| (i * 7919) % 101 - 50).collect();
-        for n in 0..=scores.len() {
-            let expected = scores[..n].iter().copied().max().unwrap_or(i32::MIN);
-            assert_eq!(best_score(&scores[..n]), expected, "{n}");
-            assert_eq!(best_score_portable(&scores[..n]), expected, "{n}");
+    fn first_best_is_the_first_maximum() {
+        // Few distinct values, so the maximum comes several times and in
+        // every lane of a block of eight.
+        let scores: Vec<i32> = (0..40).map(|i| (i * 7919) % 7 - 3).collect();
+        for start in 0..scores.len() {
+            for end in start..=scores.len() {
+                let left = &scores[start..end];
+                let max = left.iter().copied().max();
+                let expected = max.and_then(|max| left.iter().position(|&s| s == max));
+                assert_eq!(first_best(left), expected, "{start}..{end}");
+                assert_eq!(first_best_portable(left), expected, "{start}..{end}");
+            }
         }
+        assert_eq!(first_best(&[i32::MIN; 2 * LANES]), Some(0));
     }
 
     #[test]
