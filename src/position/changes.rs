@@ -17,21 +17,47 @@ pub struct PieceOnSquare {
 /// one addition; castling two of each. For a Chess960 castle where the king or
 /// rook does not move, its removal and addition name the same square, which
 /// an accumulator can apply like any other pair.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+///
+/// Each list is an array and a count, not two options: every make runs
+/// through both lists (for the key and the evaluator), and a slice has no
+/// hole to test for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PieceChanges {
-    removed: [Option<PieceOnSquare>; 2],
-    added: [Option<PieceOnSquare>; 2],
+    removed: [PieceOnSquare; 2],
+    added: [PieceOnSquare; 2],
+    removed_count: u8,
+    added_count: u8,
+}
+
+/// What the unused slots hold (never read).
+const UNUSED: PieceOnSquare = PieceOnSquare {
+    piece: Piece {
+        color: Color::White,
+        role: Role::Pawn,
+    },
+    square: Square::A1,
+};
+
+impl Default for PieceChanges {
+    fn default() -> Self {
+        PieceChanges {
+            removed: [UNUSED; 2],
+            added: [UNUSED; 2],
+            removed_count: 0,
+            added_count: 0,
+        }
+    }
 }
 
 impl PieceChanges {
     fn remove(&mut self, piece: Piece, square: Square) {
-        let slot = if self.removed[0].is_none() { 0 } else { 1 };
-        self.removed[slot] = Some(PieceOnSquare { piece, square });
+        self.removed[usize::from(self.removed_count)] = PieceOnSquare { piece, square };
+        self.removed_count += 1;
     }
 
     fn add(&mut self, piece: Piece, square: Square) {
-        let slot = if self.added[0].is_none() { 0 } else { 1 };
-        self.added[slot] = Some(PieceOnSquare { piece, square });
+        self.added[usize::from(self.added_count)] = PieceOnSquare { piece, square };
+        self.added_count += 1;
     }
 
     /// The changes `m`, played by `mover`, makes. `m` must be legal in the
@@ -73,11 +99,13 @@ impl PieceChanges {
     }
 
     pub fn removed(&self) -> impl Iterator<Item = PieceOnSquare> + '_ {
-        self.removed.iter().flatten().copied()
+        self.removed[..usize::from(self.removed_count)]
+            .iter()
+            .copied()
     }
 
     pub fn added(&self) -> impl Iterator<Item = PieceOnSquare> + '_ {
-        self.added.iter().flatten().copied()
+        self.added[..usize::from(self.added_count)].iter().copied()
     }
 
     /// The king's new square if this move moves the mover's king (castling
