@@ -373,6 +373,7 @@ impl<'a> MovePicker<'a> {
     /// The scores past the list are unscored (the lowest score there is),
     /// so the search runs on to a whole number of blocks of eight and the
     /// vector search needs no tail.
+    #[inline(always)]
     fn take_best_quiet(&mut self) -> Option<Move> {
         let (q, end) = (self.quiet_done, self.moves.len());
         if q == end {
