@@ -255,6 +255,8 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
     /// Counts a node and says whether to unwind. Every 256 nodes (well under a
     /// millisecond, even on a loaded machine) the thread
     /// publishes its count and looks at the clock and the stop flags.
+    /// Forced inline: every node calls it, and the rest of it is cold.
+    #[inline(always)]
     pub fn tick(&mut self) -> bool {
         // A caller that searches on after a stop (ProbCut's search after
         // its quiescence, say) must not count nodes past `go nodes N`.
