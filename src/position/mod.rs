@@ -338,7 +338,15 @@ impl Position {
         self.chess().halfmoves() >= 100
     }
 
+    /// Neither side can mate. Every node asks, and nearly every position
+    /// has a pawn, rook or queen, which is always enough (shakmaty's rule
+    /// too): that is settled here without the call.
+    #[inline]
     pub fn is_insufficient_material(&self) -> bool {
+        let board = self.chess().board();
+        if (board.pawns() | board.rooks_and_queens()).any() {
+            return false;
+        }
         self.chess().is_insufficient_material()
     }
 }
@@ -391,5 +399,40 @@ fn describe_errors(kinds: PositionErrorKinds) -> String {
         "invalid position".to_string()
     } else {
         found.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn insufficient_material_agrees_with_shakmaty() {
+        let endings = [
+            "8/8/8/4k3/8/8/8/4K3 w - - 0 1",
+            "8/8/8/4k3/8/8/8/4KN2 w - - 0 1",
+            "8/8/8/4k3/8/8/8/3BKB2 w - - 0 1",
+            "8/8/8/4k3/8/8/8/4KB2 w - - 0 1",
+            "8/8/5b2/4k3/8/8/8/4KB2 w - - 0 1",
+            "8/8/4b3/4k3/8/8/8/4KB2 w - - 0 1",
+            "8/8/8/4k3/8/8/8/3NKN2 w - - 0 1",
+            "8/8/8/4kn2/8/8/8/4KN2 w - - 0 1",
+            "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1",
+            "8/8/8/4kr2/8/8/8/4K3 w - - 0 1",
+            "8/8/8/4kq2/8/8/8/4KN2 w - - 0 1",
+        ];
+        let mut insufficient = 0;
+        let positions = crate::bench::positions_and_children()
+            .into_iter()
+            .chain(endings.map(|fen| Position::from_fen(fen, false).unwrap()));
+        for pos in positions {
+            let expected = pos.chess().is_insufficient_material();
+            assert_eq!(pos.is_insufficient_material(), expected, "{}", pos.fen());
+            insufficient += usize::from(expected);
+        }
+        assert!(
+            insufficient >= 4,
+            "too few insufficient positions: {insufficient}"
+        );
     }
 }
