@@ -27,9 +27,25 @@ pub struct History {
 /// square it moved to.
 const PIECE_TO: usize = 2 * 6 * 64;
 
+/// The piece kind, origin and target the history tables index a move by,
+/// taken apart in one match (the accessors `role`, `from` and `to` would
+/// each match again, and quiet scoring runs for every quiet of a node).
+/// Castling is king to rook, as shakmaty stores it; a drop comes from
+/// square 0.
+#[inline]
+fn parts(m: Move) -> (Role, Square, Square) {
+    match m {
+        Move::Normal { role, from, to, .. } => (role, from, to),
+        Move::Castle { king, rook } => (Role::King, king, rook),
+        Move::EnPassant { from, to } => (Role::Pawn, from, to),
+        Move::Put { role, to } => (role, Square::A1, to),
+    }
+}
+
 /// A move's continuation-history index: who moved what where.
 fn piece_to(color: Color, m: Move) -> usize {
-    piece_square_index(color, m.role(), m.to())
+    let (role, _, to) = parts(m);
+    piece_square_index(color, role, to)
 }
 
 fn piece_square_index(color: Color, role: Role, to: Square) -> usize {
@@ -70,18 +86,9 @@ pub struct QuietScorer<'a> {
 }
 
 impl QuietScorer<'_> {
-    /// The move's parts are taken apart in one match: this runs for every
-    /// quiet move of every node that reaches its quiets, and the accessors
-    /// (`from`, `to`, `role`) would each match again.
     #[inline]
     pub fn score(&self, m: Move) -> i32 {
-        let (role, from, to) = match m {
-            Move::Normal { role, from, to, .. } => (role, from, to),
-            Move::Castle { king, rook } => (Role::King, king, rook),
-            Move::EnPassant { from, to } => (Role::Pawn, from, to),
-            // As `from_to` has it: a drop comes from square 0.
-            Move::Put { role, to } => (role, Square::A1, to),
-        };
+        let (role, from, to) = parts(m);
         let column = piece_square_index(self.turn, role, to);
         let [one_back, two_back] = self.continuation_rows;
         self.butterfly[from as usize][to as usize]
@@ -103,7 +110,8 @@ fn gravity(h: &mut i32, bonus: i32) {
 }
 
 fn from_to(m: Move) -> (usize, usize) {
-    (m.from().map_or(0, |s| s as usize), m.to() as usize)
+    let (_, from, to) = parts(m);
+    (from as usize, to as usize)
 }
 
 impl History {
