@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 ROUNDS=${1:-5}
 DEPTH=${2:-7}
 STOCKFISH=${STOCKFISH:-/usr/games/stockfish}
-TARPON=target/release/tarpon
+TARPON=${TARPON:-target/release/tarpon}
 
 cargo build --release --quiet
 [ -x "$STOCKFISH" ] || { echo "no Stockfish at $STOCKFISH" >&2; exit 1; }
