@@ -9,7 +9,7 @@
 # tarpon time) measured in the same round, for wall time and for CPU time
 # (user + system; less disturbed by other load, but blind to threading).
 #
-# Usage: arena/perft-vs-stockfish.sh [rounds] [depth]   (defaults: 5, 7)
+# Usage: [TARPON=path/to/build] arena/perft-vs-stockfish.sh [rounds] [depth]   (defaults: 5, 7)
 # Stockfish's time includes its start-up (loading its net), shown separately.
 set -euo pipefail
 cd "$(dirname "$0")/.."
