@@ -15,8 +15,11 @@ TARGET_DIR ?= target
 
 .PHONY: all pgo pgo-tools clean
 
+# The release build every target makes; each adds its target folder.
+BUILD = TARPON_EVALFILE='$(EVALFILE)' $(CARGO) build --release --locked $(if $(FEATURES),--features '$(FEATURES)')
+
 all:
-	TARPON_EVALFILE='$(EVALFILE)' $(CARGO) build --release --locked --target-dir '$(TARGET_DIR)' $(if $(FEATURES),--features '$(FEATURES)')
+	$(BUILD) --target-dir '$(TARGET_DIR)'
 	cp '$(TARGET_DIR)/release/tarpon' '$(EXE)'
 
 # `make pgo [EXE=...] [EVALFILE=...]`: a profile-guided build, like
@@ -31,16 +34,15 @@ all:
 PGO_DIR = $(abspath $(TARGET_DIR))/pgo
 LLVM_MAJOR = $(shell rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
 LLVM_PROFDATA ?= $(firstword $(wildcard $(shell rustc --print sysroot)/lib/rustlib/*/bin/llvm-profdata) $(shell command -v llvm-profdata-$(LLVM_MAJOR)) $(wildcard /usr/lib/llvm-$(LLVM_MAJOR)/bin/llvm-profdata))
-PGO_BUILD = TARPON_EVALFILE='$(EVALFILE)' $(CARGO) build --release --locked $(if $(FEATURES),--features '$(FEATURES)')
 
 pgo: pgo-tools
 	rm -rf '$(PGO_DIR)/profiles'
-	RUSTFLAGS='$(RUSTFLAGS) -Cprofile-generate=$(PGO_DIR)/profiles' $(PGO_BUILD) --target-dir '$(PGO_DIR)/instrumented'
+	RUSTFLAGS='$(RUSTFLAGS) -Cprofile-generate=$(PGO_DIR)/profiles' $(BUILD) --target-dir '$(PGO_DIR)/instrumented'
 	'$(PGO_DIR)/instrumented/release/tarpon' bench >/dev/null
 	'$(PGO_DIR)/instrumented/release/tarpon' bench --eval pst >/dev/null
 	'$(PGO_DIR)/instrumented/release/tarpon' perft 6 --hash 0 --threads 1 >/dev/null
 	'$(LLVM_PROFDATA)' merge -o '$(PGO_DIR)/merged.profdata' '$(PGO_DIR)/profiles'
-	RUSTFLAGS='$(RUSTFLAGS) -Cprofile-use=$(PGO_DIR)/merged.profdata' $(PGO_BUILD) --target-dir '$(PGO_DIR)/optimised'
+	RUSTFLAGS='$(RUSTFLAGS) -Cprofile-use=$(PGO_DIR)/merged.profdata' $(BUILD) --target-dir '$(PGO_DIR)/optimised'
 	cp '$(PGO_DIR)/optimised/release/tarpon' '$(EXE)'
 
 # Names the llvm-profdata `make pgo` would use, or fails saying what is missing.
