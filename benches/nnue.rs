@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use shakmaty::{Color, Position as _};
+use shakmaty::Color;
 use tarpon::eval::Evaluator;
 use tarpon::eval::nnue::layers::{Accumulated, Scratch};
 use tarpon::eval::nnue::random::random_network;
@@ -72,7 +72,7 @@ fn update_and_evaluate(c: &mut Criterion, net: &Arc<Network>, set: &str) {
 fn evaluation_step(c: &mut Criterion, net: &Arc<Network>, set: &str) {
     let mut group = c.benchmark_group(format!("nnue/{set}/evaluation step"));
     let pos = Position::from_fen(POSITIONS[2], false).unwrap();
-    let board = pos.chess().board();
+    let board = pos.snapshot().board();
     let us = net.full_accumulator(board, Color::White);
     let them = net.full_accumulator(board, Color::Black);
     for kernels in paths() {

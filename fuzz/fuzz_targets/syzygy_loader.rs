@@ -29,8 +29,8 @@ fuzz_target!(|data: &[u8]| {
     let tables = Tablebase::open(&dir.to_string_lossy());
     for fen in ["8/8/8/4k3/8/8/8/KQ6 w - - 0 1", "8/8/8/4k3/8/8/8/KQ6 b - - 0 1"] {
         let pos = Position::from_fen(fen, false).expect("a valid FEN");
-        let _ = tables.probe_wdl(pos.chess());
-        let _ = tables.probe_dtz(pos.chess());
+        let _ = tables.probe_wdl(&pos.to_chess());
+        let _ = tables.probe_dtz(&pos.to_chess());
     }
     let _ = tables.take_problems();
 });

@@ -23,7 +23,9 @@
 
 mod kpk;
 
-use shakmaty::{Bitboard, Board, Chess, Color, File, Position as _, Rank, Role, Square, attacks};
+use shakmaty::{Bitboard, Board, Color, File, Rank, Role, Square, attacks};
+
+use crate::position::Snapshot;
 
 /// Known wins score this plus the winner's material plus progress terms:
 /// clear of every ordinary evaluation, below the search's `EVAL_LIMIT`
@@ -85,7 +87,7 @@ pub fn prepare() {
 
 /// The evaluation `eval` (centipawns from the side to move in `pos`, from
 /// any evaluator) with the endgame knowledge applied.
-pub fn adjust(pos: &Chess, eval: i32) -> i32 {
+pub fn adjust(pos: &Snapshot, eval: i32) -> i32 {
     let board = pos.board();
     let halfmoves = pos.halfmoves();
     if !may_apply(board) {
@@ -195,7 +197,7 @@ impl Material {
 
 /// Won endings against a bare king and KPK: the exact verdict, from the
 /// side to move, or `None` when the material is not one of these.
-fn known_win_or_draw(pos: &Chess, white: Material, black: Material) -> Option<i32> {
+fn known_win_or_draw(pos: &Snapshot, white: Material, black: Material) -> Option<i32> {
     let board = pos.board();
     for (strong, ours, theirs) in [(Color::White, white, black), (Color::Black, black, white)] {
         if !theirs.is_bare_king() || ours.is_bare_king() {

@@ -8,7 +8,7 @@
 //! itself rotates the board by 180 degrees, which differs only in which wing a
 //! Black piece reads), from the side to move's point of view.
 
-use shakmaty::{Color, Piece, Position as _, Role, Square};
+use shakmaty::{Color, Piece, Role, Square};
 
 use super::Evaluator;
 use crate::position::{PieceChanges, Position};
@@ -139,7 +139,7 @@ fn white_relative(piece: Piece, square: Square) -> i32 {
 
 /// The full score from White's point of view, computed from scratch.
 pub fn white_score(pos: &Position) -> i32 {
-    pos.chess()
+    pos.snapshot()
         .board()
         .iter()
         .map(|(sq, piece)| white_relative(piece, sq))

@@ -2,8 +2,6 @@
 //! UCI `eval` command print: every evaluator side by side, and what the
 //! endgame knowledge makes of them.
 
-use shakmaty::Position as _;
-
 use super::Evaluator;
 use super::endgame;
 use super::nnue::network::{Head, SCRELU_RAW_PER_UNIT, STOCKFISH15_UNITS_PER_PAWN};
@@ -20,7 +18,7 @@ pub fn eval_report(pos: &Position, net: Option<&Network>) -> String {
     let mut evals = Vec::new();
     match net {
         Some(net) => {
-            let board = pos.chess().board();
+            let board = pos.snapshot().board();
             let raw = net.raw_output_board(Kernels::detected(), board, pos.turn());
             evals.push(("NNUE", net.centipawns(raw)));
             let conversion = match net.head {
@@ -59,7 +57,7 @@ pub fn eval_report(pos: &Position, net: Option<&Network>) -> String {
     // What the search makes of these, where endgame knowledge changes them.
     let adjusted: Vec<String> = evals
         .iter()
-        .map(|&(name, cp)| (name, cp, endgame::adjust(pos.chess(), cp)))
+        .map(|&(name, cp)| (name, cp, endgame::adjust(pos.snapshot(), cp)))
         .filter(|&(_, cp, adjusted)| adjusted != cp)
         .map(|(name, _, adjusted)| format!("{name} {adjusted:+} cp"))
         .collect();

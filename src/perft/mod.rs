@@ -15,7 +15,7 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use shakmaty::{Move, MoveList, Position as _};
+use shakmaty::{Move, MoveList};
 
 use crate::position::{Position, movegen};
 pub use table::PerftTable;
@@ -224,20 +224,20 @@ impl Memo for PerftTable {
 fn count<M: Memo>(pos: &mut Position, depth: u32, memo: &M) -> u64 {
     match depth {
         0 => 1,
-        1 => movegen::count_legal_moves(pos.chess()) as u64,
+        1 => movegen::count_legal_moves(pos.snapshot()) as u64,
         _ => {
             let key = pos.key();
             if let Some(n) = memo.probe(key, depth) {
                 return n;
             }
             let mut moves = MoveList::new();
-            movegen::legal_moves(pos.chess(), &mut moves);
+            movegen::legal_moves(pos.snapshot(), &mut moves);
             let n = if depth == 2 {
                 moves
                     .iter()
                     .map(|&m| {
-                        let mut child = pos.chess().clone();
-                        child.play_unchecked(m);
+                        let mut child = pos.snapshot().clone();
+                        child.play(m);
                         movegen::count_legal_moves(&child) as u64
                     })
                     .sum()

@@ -1,26 +1,28 @@
-//! The position the search works on: a `shakmaty::Chess` plus an incremental
+//! The position the search works on: a [`Snapshot`] plus an incremental
 //! Zobrist key, the key history for repetition detection (game moves given in
 //! `position ... moves` and moves made inside the search alike), null moves,
 //! and copy-make/unmake.
 //!
 //! Copy-make: the positions since the last `forget_undo` lie on a stack, the
-//! current one on top. `make` copies the top (a `Chess` is about 130 bytes)
+//! current one on top. `make` copies the top (a snapshot is about 130 bytes)
 //! and plays the move on the copy; `unmake` drops the top, copying nothing.
-//! This is cheaper than reversing shakmaty's state by hand and cannot get
-//! the reversal wrong.
+//! This is cheaper than reversing the state by hand and cannot get the
+//! reversal wrong.
 
 mod changes;
 pub mod movegen;
+mod snapshot;
 pub mod zobrist;
 
 use std::fmt;
 
 use shakmaty::{
-    CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, MoveList, Position as _,
-    PositionErrorKinds, Setup, fen::Fen, uci::UciMove,
+    CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, MoveList, PositionErrorKinds,
+    Setup, fen::Fen, uci::UciMove,
 };
 
 pub use changes::{PieceChanges, PieceOnSquare};
+pub use snapshot::Snapshot;
 
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -39,8 +41,8 @@ impl std::error::Error for PositionError {}
 /// One position of the stack.
 #[derive(Clone)]
 struct State {
-    chess: Chess,
-    /// The Zobrist key of `chess`: piece keys XOR `state_key`.
+    snapshot: Snapshot,
+    /// The Zobrist key of `snapshot`: piece keys XOR `state_key`.
     key: u64,
     /// The side/castling/en-passant part of `key`, kept so `make` need not
     /// recompute the parent's.
@@ -48,9 +50,6 @@ struct State {
     /// Plies since the last capture, pawn move, castling-rights change or null
     /// move: no position further back can repeat the current one.
     reversible_plies: u32,
-    /// Worked out once per position: shakmaty finds the checkers anew at
-    /// every `is_check`, and a node asks several times.
-    in_check: bool,
 }
 
 #[derive(Clone)]
@@ -80,14 +79,14 @@ impl Position {
     }
 
     pub fn from_chess(chess: Chess) -> Position {
-        let key = zobrist::full_key(&chess);
+        let snapshot = Snapshot::from_chess(&chess);
+        let key = zobrist::full_key(&snapshot);
         let mut states = Vec::with_capacity(256);
         states.push(State {
-            state_key: zobrist::state_key(&chess),
+            state_key: zobrist::state_key(&snapshot),
             key,
             reversible_plies: 0,
-            in_check: chess.is_check(),
-            chess,
+            snapshot,
         });
         Position {
             states,
@@ -150,9 +149,17 @@ impl Position {
         err.ignore_too_much_material().map_err(|e| e.kinds())
     }
 
+    /// The current position, as the search reads it.
     #[inline(always)]
-    pub fn chess(&self) -> &Chess {
-        &self.top().chess
+    pub fn snapshot(&self) -> &Snapshot {
+        &self.top().snapshot
+    }
+
+    /// The current position as shakmaty's `Chess`, for the full rules API
+    /// (notation, outcomes, tablebases). Built anew at each call: not for
+    /// the search's hot path.
+    pub fn to_chess(&self) -> Chess {
+        self.snapshot().to_chess()
     }
 
     pub fn key(&self) -> u64 {
@@ -160,19 +167,21 @@ impl Position {
     }
 
     pub fn turn(&self) -> Color {
-        self.chess().turn()
+        self.snapshot().turn()
     }
 
     pub fn is_check(&self) -> bool {
-        self.top().in_check
+        self.snapshot().is_check()
     }
 
     pub fn legal_moves(&self) -> MoveList {
-        self.chess().legal_moves()
+        let mut moves = MoveList::new();
+        movegen::legal_moves(self.snapshot(), &mut moves);
+        moves
     }
 
     pub fn castling_mode(&self) -> CastlingMode {
-        self.chess().castles().mode()
+        self.snapshot().castling_mode()
     }
 
     pub fn is_chess960(&self) -> bool {
@@ -181,7 +190,7 @@ impl Position {
 
     /// Halfmove clock for the fifty-move rule.
     pub fn halfmoves(&self) -> u32 {
-        self.chess().halfmoves()
+        self.snapshot().halfmoves()
     }
 
     /// Number of moves (including null moves) made since this position was
@@ -191,7 +200,7 @@ impl Position {
     }
 
     pub fn fen(&self) -> String {
-        Fen::from_position(self.chess(), EnPassantMode::Legal).to_string()
+        Fen::from_position(&self.to_chess(), EnPassantMode::Legal).to_string()
     }
 
     /// The move in UCI notation, castling written as this position's mode
@@ -205,7 +214,7 @@ impl Position {
         let uci: UciMove = text
             .parse()
             .map_err(|_| PositionError(format!("'{text}' is not a move in UCI notation")))?;
-        uci.to_move(self.chess())
+        uci.to_move(&self.to_chess())
             .map_err(|_| PositionError(format!("illegal move '{text}' in {}", self.fen())))
     }
 
@@ -215,25 +224,20 @@ impl Position {
         // One copy, straight into the new top.
         self.states.extend_from_within(top..);
         let state = self.states.last_mut().expect("just pushed");
-        let changes = PieceChanges::of_move(m, state.chess.turn());
-        let rights_before = state.chess.castles().castling_rights();
-        state.chess.play_unchecked(m);
-        state.in_check = state.chess.is_check();
+        let rights_before = state.snapshot.castles().castling_rights();
+        let changes = state.snapshot.play(m);
 
-        let mut key = state.key ^ state.state_key;
-        for c in changes.removed().chain(changes.added()) {
-            key ^= zobrist::piece_key(c.piece, c.square);
-        }
-        state.state_key = zobrist::state_key(&state.chess);
+        let key = state.key ^ state.state_key ^ zobrist::changes_key(&changes);
+        state.state_key = zobrist::state_key(&state.snapshot);
         state.key = key ^ state.state_key;
         debug_assert_eq!(
             state.key,
-            zobrist::full_key(&state.chess),
+            zobrist::full_key(&state.snapshot),
             "incremental Zobrist key differs from a fresh one after {m:?}"
         );
 
         let irreversible =
-            m.is_zeroing() || state.chess.castles().castling_rights() != rights_before;
+            m.is_zeroing() || state.snapshot.castles().castling_rights() != rights_before;
         state.reversible_plies = if irreversible {
             0
         } else {
@@ -247,18 +251,11 @@ impl Position {
     /// and changes nothing).
     pub fn make_null(&mut self) -> bool {
         let top = self.top();
-        if top.in_check {
+        if top.snapshot.is_check() {
             return false;
         }
-        let swapped = top
-            .chess
-            .to_setup(EnPassantMode::Always)
-            .into_swapped_turn();
-        // The position was accepted before, and passing when not in check
-        // cannot make it illegal; still, refuse rather than panic.
-        let Ok(swapped) = Self::validate(swapped, self.castling_mode()) else {
-            return false;
-        };
+        let mut swapped = top.snapshot.clone();
+        swapped.pass();
         let state_key = zobrist::state_key(&swapped);
         let key = top.key ^ top.state_key ^ state_key;
         debug_assert_eq!(
@@ -267,13 +264,11 @@ impl Position {
             "incremental Zobrist key differs from a fresh one after a null move"
         );
         self.states.push(State {
-            chess: swapped,
+            snapshot: swapped,
             key,
             state_key,
             // A null move breaks every repetition chain through it.
             reversible_plies: 0,
-            // Passing when not in check cannot give check.
-            in_check: false,
         });
         self.keys.push(key);
         true
@@ -335,19 +330,14 @@ impl Position {
     /// Fifty-move rule (a mate on the hundredth ply still counts as mate: the
     /// caller checks for mate first).
     pub fn is_fifty_move_draw(&self) -> bool {
-        self.chess().halfmoves() >= 100
+        self.snapshot().halfmoves() >= 100
     }
 
-    /// Neither side can mate. Every node asks, and nearly every position
-    /// has a pawn, rook or queen, which is always enough (shakmaty's rule
-    /// too): that is settled here without the call.
+    /// Neither side can mate (shakmaty's rule; the test below holds it to
+    /// shakmaty's answer).
     #[inline]
     pub fn is_insufficient_material(&self) -> bool {
-        let board = self.chess().board();
-        if (board.pawns() | board.rooks_and_queens()).any() {
-            return false;
-        }
-        self.chess().is_insufficient_material()
+        self.snapshot().is_insufficient_material()
     }
 }
 
@@ -404,6 +394,8 @@ fn describe_errors(kinds: PositionErrorKinds) -> String {
 
 #[cfg(test)]
 mod tests {
+    use shakmaty::Position as _;
+
     use super::*;
 
     #[test]
@@ -426,7 +418,7 @@ mod tests {
             .into_iter()
             .chain(endings.map(|fen| Position::from_fen(fen, false).unwrap()));
         for pos in positions {
-            let expected = pos.chess().is_insufficient_material();
+            let expected = pos.to_chess().is_insufficient_material();
             assert_eq!(pos.is_insufficient_material(), expected, "{}", pos.fen());
             insufficient += usize::from(expected);
         }

@@ -18,12 +18,14 @@
 use std::ops::ControlFlow;
 
 use shakmaty::{
-    Bitboard, Board, CastlingSide, Chess, Color, File, Move, MoveList, Position as _, Role, Square,
+    Bitboard, Board, CastlingSide, Color, File, Move, MoveList, Position as _, Role, Square,
     attacks,
 };
 
+use super::Snapshot;
+
 /// Every legal move, into `moves` (cleared first).
-pub fn legal_moves(chess: &Chess, moves: &mut MoveList) {
+pub fn legal_moves(chess: &Snapshot, moves: &mut MoveList) {
     moves.clear();
     if chess.is_check() {
         evasions(chess, moves);
@@ -34,7 +36,7 @@ pub fn legal_moves(chess: &Chess, moves: &mut MoveList) {
 
 /// Captures (under-promotions that capture included) and queen promotions,
 /// into `moves` (cleared first). Not for a side in check.
-pub fn tactical_moves(chess: &Chess, moves: &mut MoveList) {
+pub fn tactical_moves(chess: &Snapshot, moves: &mut MoveList) {
     debug_assert!(!chess.is_check(), "tactical_moves in check");
     moves.clear();
     generate::<true, false>(chess, moves);
@@ -43,13 +45,13 @@ pub fn tactical_moves(chess: &Chess, moves: &mut MoveList) {
 /// The legal moves that are not tactical (quiet moves, pushes that promote
 /// to anything but a queen, castling), appended to `moves`. Not for a side
 /// in check.
-pub fn quiet_moves(chess: &Chess, moves: &mut MoveList) {
+pub fn quiet_moves(chess: &Snapshot, moves: &mut MoveList) {
     debug_assert!(!chess.is_check(), "quiet_moves in check");
     generate::<false, true>(chess, moves);
 }
 
 /// Appends the legal moves [`walk`] visits, in its order.
-fn generate<const TACTICAL: bool, const QUIET: bool>(chess: &Chess, moves: &mut MoveList) {
+fn generate<const TACTICAL: bool, const QUIET: bool>(chess: &Snapshot, moves: &mut MoveList) {
     let start = moves.len();
     let _ = walk::<TACTICAL, QUIET>(chess, |m| {
         moves.push(m);
@@ -61,7 +63,7 @@ fn generate<const TACTICAL: bool, const QUIET: bool>(chess: &Chess, moves: &mut 
 /// Appends the legal moves of a side in check, in shakmaty's order: en
 /// passant, the king's moves, then (against a single checker) the other
 /// pieces' captures of the checker and steps between it and the king.
-fn evasions(chess: &Chess, moves: &mut MoveList) {
+fn evasions(chess: &Snapshot, moves: &mut MoveList) {
     debug_assert!(chess.is_check(), "evasions out of check");
     let start = moves.len();
     let king = king_square(chess);
@@ -84,7 +86,7 @@ fn evasions(chess: &Chess, moves: &mut MoveList) {
 /// pieces off their line, and en-passant captures that uncover a check or
 /// leave one standing.
 #[inline(always)]
-fn keep_legal(chess: &Chess, moves: &mut MoveList, start: usize) {
+fn keep_legal(chess: &Snapshot, moves: &mut MoveList, start: usize) {
     let king = king_square(chess);
     let blockers = slider_blockers(chess.board(), chess.them(), king);
     // En-passant captures come first; they alone can uncover a check
@@ -106,7 +108,7 @@ fn keep_legal(chess: &Chess, moves: &mut MoveList, start: usize) {
 /// Whether `m`, a move that captures nothing (a killer or counter-move met
 /// in another position), is legal in `chess`: decided from the board,
 /// without generating moves. Not for a side in check.
-pub fn is_legal_quiet(chess: &Chess, m: Move) -> bool {
+pub fn is_legal_quiet(chess: &Snapshot, m: Move) -> bool {
     debug_assert!(!chess.is_check(), "is_legal_quiet in check");
     let board = chess.board();
     let turn = chess.turn();
@@ -158,9 +160,61 @@ pub fn is_legal_quiet(chess: &Chess, m: Move) -> bool {
     }
 }
 
+/// Whether `m` is legal in `chess`, for a move met elsewhere (the
+/// transposition table's): in check, looked up among the evasions; out of
+/// check decided from the board, without generating moves.
+pub fn is_legal(chess: &Snapshot, m: Move) -> bool {
+    if chess.is_check() {
+        let mut evading = MoveList::new();
+        evasions(chess, &mut evading);
+        return evading.contains(&m);
+    }
+    let board = chess.board();
+    let turn = chess.turn();
+    let king = king_square(chess);
+    match m {
+        Move::Normal {
+            capture: Some(captured),
+            role,
+            from,
+            to,
+            promotion,
+        } => {
+            if board.piece_at(from) != Some(role.of(turn))
+                || board.piece_at(to) != Some(captured.of(!turn))
+            {
+                return false;
+            }
+            let reaches = match role {
+                Role::Pawn => attacks::pawn_attacks(turn, from).contains(to),
+                _ => attacks::attacks(from, role.of(turn), board.occupied()).contains(to),
+            };
+            let promotes = role == Role::Pawn && Bitboard::BACKRANKS.contains(to);
+            let promotion_fits = match promotion {
+                None => !promotes,
+                Some(r) => promotes && PROMOTIONS.contains(&r),
+            };
+            if !reaches || !promotion_fits {
+                false
+            } else if role == Role::King {
+                safe_king_targets(chess, king, Bitboard::from_square(to)).any()
+            } else {
+                attacks::ray(king, from).is_empty()
+                    || is_safe(chess, king, m, slider_blockers(board, chess.them(), king))
+            }
+        }
+        Move::EnPassant { from, to } => {
+            chess.maybe_ep_square() == Some(to)
+                && (chess.our(Role::Pawn) & attacks::pawn_attacks(!turn, to)).contains(from)
+                && is_safe_en_passant(chess, king, from, to)
+        }
+        _ => is_legal_quiet(chess, m),
+    }
+}
+
 /// The first move of `legal_moves()`, or `None` when there is no legal
 /// move. Not for a side in check.
-pub fn first_legal_move(chess: &Chess) -> Option<Move> {
+pub fn first_legal_move(chess: &Snapshot) -> Option<Move> {
     debug_assert!(!chess.is_check(), "first_legal_move in check");
     let king = king_square(chess);
     let blockers = slider_blockers(chess.board(), chess.them(), king);
@@ -182,7 +236,7 @@ pub fn first_legal_move(chess: &Chess) -> Option<Move> {
 /// targets are cut to the squares that answer a check and, for a pinned
 /// piece, to the line through its king and pinner; en passant, which can
 /// uncover a check along the rank, is tried move by move.
-pub fn count_legal_moves(chess: &Chess) -> usize {
+pub fn count_legal_moves(chess: &Snapshot) -> usize {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") && std::arch::is_x86_feature_detected!("bmi2")
     {
@@ -200,12 +254,12 @@ pub fn count_legal_moves(chess: &Chess) -> usize {
 /// mostly counting, so it runs about a quarter faster this way.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,bmi2")]
-fn count_legal_moves_bmi2(chess: &Chess) -> usize {
+fn count_legal_moves_bmi2(chess: &Snapshot) -> usize {
     count_legal_moves_portable(chess)
 }
 
 #[inline(always)]
-fn count_legal_moves_portable(chess: &Chess) -> usize {
+fn count_legal_moves_portable(chess: &Snapshot) -> usize {
     let board = chess.board();
     let turn = chess.turn();
     let king = king_square(chess);
@@ -254,7 +308,7 @@ fn count_legal_moves_portable(chess: &Chess) -> usize {
             .filter(|&side| legal_castling_rook(chess, king, side).is_some())
             .count();
     }
-    debug_assert_eq!(count, chess.legal_moves().len(), "{chess:?}");
+    debug_assert_eq!(count, chess.to_chess().legal_moves().len(), "{chess:?}");
     count
 }
 
@@ -267,7 +321,7 @@ fn count_legal_moves_portable(chess: &Chess) -> usize {
 /// captures and queen promotions, `QUIET` for the other moves.
 #[inline(always)]
 fn walk<const TACTICAL: bool, const QUIET: bool>(
-    chess: &Chess,
+    chess: &Snapshot,
     mut visit: impl FnMut(Move) -> ControlFlow<Move>,
 ) -> ControlFlow<Move> {
     if TACTICAL {
@@ -294,7 +348,7 @@ fn walk<const TACTICAL: bool, const QUIET: bool>(
 /// The squares a piece may move to for the kind of moves asked: any not
 /// our own, the enemy's (tactical only: captures) or the empty ones.
 #[inline(always)]
-fn move_targets<const TACTICAL: bool, const QUIET: bool>(chess: &Chess) -> Bitboard {
+fn move_targets<const TACTICAL: bool, const QUIET: bool>(chess: &Snapshot) -> Bitboard {
     match (TACTICAL, QUIET) {
         (true, true) => !chess.us(),
         (true, false) => chess.them(),
@@ -306,7 +360,7 @@ fn move_targets<const TACTICAL: bool, const QUIET: bool>(chess: &Chess) -> Bitbo
 /// has left its own.
 #[inline(always)]
 fn walk_king(
-    chess: &Chess,
+    chess: &Snapshot,
     king: Square,
     targets: Bitboard,
     mut visit: impl FnMut(Move) -> ControlFlow<Move>,
@@ -333,7 +387,7 @@ fn check_answers(king: Square, checker: Square) -> Bitboard {
 /// The en-passant captures, pseudo-legal, towards the a-file first.
 #[inline(always)]
 fn walk_en_passant(
-    chess: &Chess,
+    chess: &Snapshot,
     mut visit: impl FnMut(Move) -> ControlFlow<Move>,
 ) -> ControlFlow<Move> {
     if let Some(to) = chess.maybe_ep_square() {
@@ -349,7 +403,7 @@ fn walk_en_passant(
 /// [`walk`]'s order.
 #[inline(always)]
 fn walk_non_king<const TACTICAL: bool, const QUIET: bool>(
-    chess: &Chess,
+    chess: &Snapshot,
     allowed: Bitboard,
     mut visit: impl FnMut(Move) -> ControlFlow<Move>,
 ) -> ControlFlow<Move> {
@@ -420,7 +474,7 @@ fn walk_non_king<const TACTICAL: bool, const QUIET: bool>(
 /// The rook the king may castle with on `side` (not in check): the path
 /// is empty, and no square the king crosses or lands on is attacked, with
 /// king and rook lifted as castling lifts them (Chess960 included).
-fn legal_castling_rook(chess: &Chess, king: Square, side: CastlingSide) -> Option<Square> {
+fn legal_castling_rook(chess: &Snapshot, king: Square, side: CastlingSide) -> Option<Square> {
     let turn = chess.turn();
     let castles = chess.castles();
     let rook = castles.rook(turn, side)?;
@@ -448,7 +502,7 @@ fn legal_castling_rook(chess: &Chess, king: Square, side: CastlingSide) -> Optio
 /// Where the king can step (within `targets`) without being attacked
 /// there. The king is lifted off the board first, so that a slider giving
 /// check also covers the squares behind the king.
-fn safe_king_targets(chess: &Chess, king: Square, targets: Bitboard) -> Bitboard {
+fn safe_king_targets(chess: &Snapshot, king: Square, targets: Bitboard) -> Bitboard {
     let board = chess.board();
     let without_king = board.occupied().without(king);
     let mut safe = Bitboard::EMPTY;
@@ -474,7 +528,7 @@ struct PawnTargets {
 }
 
 impl PawnTargets {
-    fn of(chess: &Chess, pawns: Bitboard) -> PawnTargets {
+    fn of(chess: &Snapshot, pawns: Bitboard) -> PawnTargets {
         let turn = chess.turn();
         let empty = !chess.board().occupied();
         let captures = pawn_capture_shifts(turn).map(|(edge, shift)| {
@@ -529,7 +583,7 @@ fn offset(square: Square, delta: i32) -> Square {
         .expect("a pawn move stays on the board")
 }
 
-fn king_square(chess: &Chess) -> Square {
+fn king_square(chess: &Snapshot) -> Square {
     chess
         .board()
         .king_of(chess.turn())
@@ -554,7 +608,7 @@ pub fn slider_blockers(board: &Board, sliders: Bitboard, king: Square) -> Bitboa
 }
 
 /// Whether the pseudo-legal `m` leaves the king (not in check) safe.
-fn is_safe(chess: &Chess, king: Square, m: Move, blockers: Bitboard) -> bool {
+fn is_safe(chess: &Snapshot, king: Square, m: Move, blockers: Bitboard) -> bool {
     match m {
         Move::Normal { from, to, .. } => {
             !blockers.contains(from) || attacks::aligned(from, to, king)
@@ -564,10 +618,19 @@ fn is_safe(chess: &Chess, king: Square, m: Move, blockers: Bitboard) -> bool {
     }
 }
 
+/// Whether the side to move has a legal en-passant capture onto `to`
+/// (the Zobrist key counts only such en-passant squares).
+pub fn has_legal_en_passant(chess: &Snapshot, to: Square) -> bool {
+    let king = king_square(chess);
+    (chess.our(Role::Pawn) & attacks::pawn_attacks(!chess.turn(), to))
+        .into_iter()
+        .any(|from| is_safe_en_passant(chess, king, from, to))
+}
+
 /// Whether capturing en passant from `from` to `to` leaves the king safe,
 /// in check or not: the board after the capture is looked at whole, as
 /// two pawns leave a rank or diagonal at once.
-fn is_safe_en_passant(chess: &Chess, king: Square, from: Square, to: Square) -> bool {
+fn is_safe_en_passant(chess: &Snapshot, king: Square, from: Square, to: Square) -> bool {
     let board = chess.board();
     let captured = Square::from_coords(to.file(), from.rank());
     let occupied = board.occupied().toggled(from).toggled(captured).with(to);
@@ -582,6 +645,7 @@ mod tests {
     use super::*;
     use crate::position::Position;
     use crate::search::movepick::is_tactical;
+    use shakmaty::Chess;
 
     /// Positions with en passant (pinned along a rank too), promotions,
     /// pins, castling (Chess960 too), a stalemate, checks answered by en
@@ -612,10 +676,7 @@ mod tests {
             .chain(SPECIAL_FENS);
         let mut out = Vec::new();
         for fen in roots {
-            let root = Position::from_fen(fen.trim(), false)
-                .unwrap()
-                .chess()
-                .clone();
+            let root = Position::from_fen(fen.trim(), false).unwrap().to_chess();
             for m in root.legal_moves() {
                 let mut child = root.clone();
                 child.play_unchecked(m);
@@ -639,7 +700,7 @@ mod tests {
     fn legal_moves_are_shakmatys_in_its_order() {
         let mut generated = MoveList::new();
         for chess in positions() {
-            legal_moves(&chess, &mut generated);
+            legal_moves(&Snapshot::from_chess(&chess), &mut generated);
             assert_eq!(generated, chess.legal_moves(), "{chess:?}");
         }
     }
@@ -650,8 +711,16 @@ mod tests {
             // The dispatched count (with POPCNT and BMI2 where the CPU has
             // them) and the portable one.
             let expected = chess.legal_moves().len();
-            assert_eq!(count_legal_moves(&chess), expected, "{chess:?}");
-            assert_eq!(count_legal_moves_portable(&chess), expected, "{chess:?}");
+            assert_eq!(
+                count_legal_moves(&Snapshot::from_chess(&chess)),
+                expected,
+                "{chess:?}"
+            );
+            assert_eq!(
+                count_legal_moves_portable(&Snapshot::from_chess(&chess)),
+                expected,
+                "{chess:?}"
+            );
         }
     }
 
@@ -661,7 +730,7 @@ mod tests {
             let mut expected = chess.legal_moves();
             expected.retain(|m| is_tactical(*m));
             let mut generated = MoveList::new();
-            tactical_moves(&chess, &mut generated);
+            tactical_moves(&Snapshot::from_chess(&chess), &mut generated);
             assert_eq!(generated, expected, "{chess:?}");
         }
     }
@@ -673,8 +742,9 @@ mod tests {
             let (tactical, quiet): (Vec<Move>, Vec<Move>) =
                 legal.iter().partition(|m| is_tactical(**m));
             let mut generated = MoveList::new();
-            tactical_moves(&chess, &mut generated);
-            quiet_moves(&chess, &mut generated);
+            let snapshot = Snapshot::from_chess(&chess);
+            tactical_moves(&snapshot, &mut generated);
+            quiet_moves(&snapshot, &mut generated);
             assert_eq!(generated[..tactical.len()], tactical[..], "{chess:?}");
             assert_eq!(generated[tactical.len()..], quiet[..], "{chess:?}");
         }
@@ -695,9 +765,10 @@ mod tests {
         quiets.dedup();
         let mut legal_found = 0;
         for chess in all.iter().filter(|c| !c.is_check()).step_by(17) {
+            let snapshot = Snapshot::from_chess(chess);
             for &m in &quiets {
                 let legal = chess.is_legal(m);
-                assert_eq!(is_legal_quiet(chess, m), legal, "{m:?} in {chess:?}");
+                assert_eq!(is_legal_quiet(&snapshot, m), legal, "{m:?} in {chess:?}");
                 legal_found += usize::from(legal);
             }
         }
@@ -705,12 +776,45 @@ mod tests {
     }
 
     #[test]
+    fn is_legal_agrees_with_shakmaty() {
+        let all = positions();
+        // Every kind of move, met in some position and tried in others:
+        // captures (king captures, under-promotions, en passant) as well
+        // as quiet moves, in check and out of it.
+        let mut moves: Vec<Move> = all
+            .iter()
+            .step_by(3)
+            .flat_map(|c| c.legal_moves())
+            .collect();
+        moves.sort_by_key(|m| format!("{m:?}"));
+        moves.dedup();
+        let (mut legal_found, mut in_check) = (0, 0);
+        for chess in all.iter().step_by(23) {
+            let snapshot = Snapshot::from_chess(chess);
+            for &m in &moves {
+                let legal = chess.is_legal(m);
+                assert_eq!(is_legal(&snapshot, m), legal, "{m:?} in {chess:?}");
+                legal_found += usize::from(legal);
+                in_check += usize::from(legal && chess.is_check());
+            }
+        }
+        assert!(
+            legal_found > 1000 && in_check > 10,
+            "{legal_found} {in_check}"
+        );
+    }
+
+    #[test]
     fn first_legal_move_heads_the_legal_list() {
         for chess in not_in_check() {
             let expected = chess.legal_moves().first().copied();
-            assert_eq!(first_legal_move(&chess), expected, "{chess:?}");
+            assert_eq!(
+                first_legal_move(&Snapshot::from_chess(&chess)),
+                expected,
+                "{chess:?}"
+            );
         }
         let stalemate = Position::from_fen(SPECIAL_FENS[6], false).unwrap();
-        assert_eq!(first_legal_move(stalemate.chess()), None);
+        assert_eq!(first_legal_move(stalemate.snapshot()), None);
     }
 }

@@ -5,7 +5,9 @@
 //! same in every build and on every machine (the transposition table, perft
 //! hash and opening-book tools may rely on that).
 
-use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Piece, Position as _, Square};
+use shakmaty::{Bitboard, Color, Piece, Square};
+
+use super::{PieceChanges, Snapshot};
 
 use crate::rng::SplitMix64;
 
@@ -59,6 +61,20 @@ pub fn piece_key(piece: Piece, square: Square) -> u64 {
     KEYS.pieces[piece_index(piece) * 64 + square as usize]
 }
 
+/// XOR of the keys of the pieces a move took away and put down.
+#[inline(always)]
+pub fn changes_key(changes: &PieceChanges) -> u64 {
+    // Two loops, not a chained iterator: this runs at every make.
+    let mut key = 0;
+    for c in changes.removed() {
+        key ^= piece_key(c.piece, c.square);
+    }
+    for c in changes.added() {
+        key ^= piece_key(c.piece, c.square);
+    }
+    key
+}
+
 /// XOR of the keys of every rook square in `rights`.
 #[inline]
 pub fn castling_key(rights: Bitboard) -> u64 {
@@ -86,7 +102,7 @@ pub fn side_key(turn: Color) -> u64 {
 /// positions that differ only by an unusable en-passant square are equal, as
 /// the repetition rule demands).
 #[inline]
-pub fn state_key(chess: &Chess) -> u64 {
+pub fn state_key(chess: &Snapshot) -> u64 {
     let ep = match chess.maybe_ep_square() {
         None => 0,
         Some(_) => legal_en_passant_key(chess),
@@ -98,12 +114,13 @@ pub fn state_key(chess: &Chess) -> u64 {
 /// move list on the stack, which would bloat every caller's frame, while
 /// only double pawn pushes get here.
 #[inline(never)]
-fn legal_en_passant_key(chess: &Chess) -> u64 {
-    en_passant_key(chess.ep_square(EnPassantMode::Legal))
+fn legal_en_passant_key(chess: &Snapshot) -> u64 {
+    let ep = chess.maybe_ep_square();
+    en_passant_key(ep.filter(|&to| super::movegen::has_legal_en_passant(chess, to)))
 }
 
 /// The key computed from scratch; the incremental key must always equal it.
-pub fn full_key(chess: &Chess) -> u64 {
+pub fn full_key(chess: &Snapshot) -> u64 {
     let board = chess.board();
     board
         .occupied()

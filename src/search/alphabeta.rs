@@ -137,7 +137,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
 
         // The picker hands out a legal table move before it generates any
         // other move: when the table move cuts the node off, none is.
-        let tt_move = hit.and_then(|h| legal_table_move(h.packed_move, self.pos.chess()));
+        let tt_move = hit.and_then(|h| legal_table_move(h.packed_move, self.pos.snapshot()));
         debug_assert_eq!(
             tt_move,
             hit.and_then(|h| unpack_move(h.packed_move, &self.pos.legal_moves()))
@@ -219,7 +219,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                         && eval_can_judge(eval, alpha);
                     // Checks are kept: they are how mating attacks are found at low depth.
                     if late || futile {
-                        let chess = self.pos.chess();
+                        let chess = self.pos.snapshot();
                         let squares = check_squares.get_or_insert_with(|| CheckSquares::new(chess));
                         let checks = squares.gives_check(chess, m);
                         let left = match &mut checking_quiets_left {
@@ -249,7 +249,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                     }
                     if depth <= p::quiet_see_depth()
                         && !see_at_least(
-                            self.pos.chess(),
+                            self.pos.snapshot(),
                             m,
                             -p::quiet_see_margin() * depth * depth,
                         )
@@ -257,7 +257,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                         continue;
                     }
                 } else if depth <= p::see_prune_depth()
-                    && !see_at_least(self.pos.chess(), m, -p::see_prune_margin() * depth)
+                    && !see_at_least(self.pos.snapshot(), m, -p::see_prune_margin() * depth)
                 {
                     continue;
                 }
@@ -472,7 +472,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let mut tactical = MoveList::new();
         let mut picker = MovePicker::new_tactical(&mut tactical, tt_move);
         while let Some(m) = picker.next(&self.pos, &self.history) {
-            if !see_at_least(self.pos.chess(), m, probcut_beta - static_eval) {
+            if !see_at_least(self.pos.snapshot(), m, probcut_beta - static_eval) {
                 continue;
             }
             self.make(ply, m);

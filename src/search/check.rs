@@ -1,7 +1,9 @@
 //! Whether a move gives check, decided from bitboards without playing it:
 //! the search asks for every quiet move it considers pruning.
 
-use shakmaty::{Bitboard, Chess, Move, Position as _, Role, Square, attacks};
+use shakmaty::{Bitboard, Move, Role, Square, attacks};
+
+use crate::position::Snapshot;
 
 use crate::position::movegen::slider_blockers;
 
@@ -17,7 +19,7 @@ pub struct CheckSquares {
 }
 
 impl CheckSquares {
-    pub fn new(chess: &Chess) -> CheckSquares {
+    pub fn new(chess: &Snapshot) -> CheckSquares {
         let board = chess.board();
         let us = chess.turn();
         let king = board.king_of(!us).expect("king in standard chess");
@@ -48,7 +50,7 @@ impl CheckSquares {
     /// Forced inline: the search asks it for every quiet left once pruning
     /// starts, and out of line the call cost a third of the answer.
     #[inline(always)]
-    pub fn gives_check(&self, chess: &Chess, m: Move) -> bool {
+    pub fn gives_check(&self, chess: &Snapshot, m: Move) -> bool {
         debug_assert_eq!(
             chess.board().king_of(!chess.turn()),
             Some(self.king),
@@ -73,7 +75,7 @@ impl CheckSquares {
 /// Whether `m`, legal in `chess`, gives check: the board after it worked
 /// out in full. For a single move, and for the rare moves the squares above
 /// do not settle (promotions, en passant, castling).
-pub fn gives_check(chess: &Chess, m: Move) -> bool {
+pub fn gives_check(chess: &Snapshot, m: Move) -> bool {
     let (from, to, role) = match m {
         Move::Normal {
             from,
@@ -85,7 +87,7 @@ pub fn gives_check(chess: &Chess, m: Move) -> bool {
         // Rare moves that move two pieces or empty a third square: play them.
         Move::EnPassant { .. } | Move::Castle { .. } | Move::Put { .. } => {
             let mut after = chess.clone();
-            after.play_unchecked(m);
+            after.play(m);
             return after.is_check();
         }
     };
@@ -118,19 +120,19 @@ mod tests {
     /// Agrees with playing the move on every legal move of varied positions.
     fn agrees_with_playing_each_move(pos: &Position) -> usize {
         let mut checks = 0;
-        let squares = CheckSquares::new(pos.chess());
+        let squares = CheckSquares::new(pos.snapshot());
         for m in pos.legal_moves() {
-            let mut after = pos.chess().clone();
-            after.play_unchecked(m);
+            let mut after = pos.snapshot().clone();
+            after.play(m);
             assert_eq!(
-                gives_check(pos.chess(), m),
+                gives_check(pos.snapshot(), m),
                 after.is_check(),
                 "{} {}",
                 pos.fen(),
                 pos.uci(m)
             );
             assert_eq!(
-                squares.gives_check(pos.chess(), m),
+                squares.gives_check(pos.snapshot(), m),
                 after.is_check(),
                 "check squares: {} {}",
                 pos.fen(),

@@ -19,7 +19,9 @@
 //! captures come in the same order whether or not the quiets were all
 //! handed out first.
 
-use shakmaty::{Chess, Move, MoveList, Position as _, Role};
+use shakmaty::{Move, MoveList, Role};
+
+use crate::position::Snapshot;
 
 use super::history::{Continuation, History, QUIET_SCORE_MAX};
 use super::see::{see_at_least, see_value};
@@ -205,7 +207,7 @@ impl<'a> MovePicker<'a> {
     /// The quiet moves not handed out yet (the killers and counter-move
     /// among them until they are), in no particular order. Generates the
     /// quiets if they are not yet.
-    pub fn quiets_left(&mut self, chess: &Chess) -> impl Iterator<Item = Move> + '_ {
+    pub fn quiets_left(&mut self, chess: &Snapshot) -> impl Iterator<Item = Move> + '_ {
         // Pruning starts only after a move was searched, and the captures
         // are generated when the second move is asked for.
         debug_assert!(
@@ -244,7 +246,7 @@ impl<'a> MovePicker<'a> {
 
     /// Hands out the quiet `wanted` (a killer or the counter-move) if it is
     /// legal here and not handed out already.
-    fn take_quiet_move(&mut self, wanted: Option<Move>, chess: &Chess) -> Option<Move> {
+    fn take_quiet_move(&mut self, wanted: Option<Move>, chess: &Snapshot) -> Option<Move> {
         let wanted = wanted.filter(|&m| !is_tactical(m) && Some(m) != self.table_move)?;
         if self.quiets_generated {
             // The others keep their order: before the quiets are scored
@@ -268,7 +270,7 @@ impl<'a> MovePicker<'a> {
     /// counter-moves come from other positions: one whose piece is not on
     /// its square, or whose target does not hold what it captures, cannot
     /// be in the list, and two board lookups spare the search for it.
-    fn find(&self, wanted: Move, chess: &Chess, from: usize) -> Option<usize> {
+    fn find(&self, wanted: Move, chess: &Snapshot, from: usize) -> Option<usize> {
         if let Move::Normal {
             role,
             from,
@@ -294,7 +296,7 @@ impl<'a> MovePicker<'a> {
     /// went out already. In check, where there are few moves, the quiet
     /// evasions are generated with them and follow them.
     fn generate_tactical(&mut self, pos: &Position) {
-        let chess = pos.chess();
+        let chess = pos.snapshot();
         if pos.is_check() {
             let mut evasions = MoveList::new();
             movegen::legal_moves(chess, &mut evasions);
@@ -315,7 +317,7 @@ impl<'a> MovePicker<'a> {
 
     /// Appends the quiet moves in generation order, less those handed out
     /// already: the table move, killers and counter-move.
-    fn generate_quiets(&mut self, chess: &Chess) {
+    fn generate_quiets(&mut self, chess: &Snapshot) {
         if self.quiets_generated {
             return;
         }
@@ -405,7 +407,7 @@ impl<'a> MovePicker<'a> {
 
     #[inline(never)]
     fn next_by_stage(&mut self, pos: &Position, history: &History) -> Option<Move> {
-        let chess = pos.chess();
+        let chess = pos.snapshot();
         loop {
             match self.stage {
                 Stage::TableMove => {
@@ -640,7 +642,7 @@ mod tests {
                     break;
                 }
             }
-            let mut left: Vec<Move> = picker.quiets_left(pos.chess()).collect();
+            let mut left: Vec<Move> = picker.quiets_left(pos.snapshot()).collect();
             let mut rest = Vec::new();
             while let Some(m) = picker.next(&pos, &history) {
                 rest.push(m);
@@ -729,7 +731,7 @@ mod tests {
                     .iter()
                     .copied()
                     .filter(|&m| {
-                        is_tactical(m) && (Some(m) == table || see_at_least(pos.chess(), m, 0))
+                        is_tactical(m) && (Some(m) == table || see_at_least(pos.snapshot(), m, 0))
                     })
                     .collect();
                 let key = |m: &Move| format!("{m:?}");

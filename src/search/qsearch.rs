@@ -62,7 +62,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         // table move is dropped), and none when the table move cuts off.
         let mut moves = MoveList::new();
         let tt_move = hit
-            .and_then(|h| legal_table_move(h.packed_move, self.pos.chess()))
+            .and_then(|h| legal_table_move(h.packed_move, self.pos.snapshot()))
             .filter(|&m| in_check || is_tactical(m));
         let mut picker = MovePicker::new(
             &mut moves,
@@ -85,7 +85,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                     continue;
                 }
                 // The picker filters losing captures; the table move comes unfiltered.
-                if Some(m) == tt_move && !see_at_least(self.pos.chess(), m, 0) {
+                if Some(m) == tt_move && !see_at_least(self.pos.snapshot(), m, 0) {
                     continue;
                 }
             }
@@ -113,7 +113,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
 
         // Nothing handed out: mate in check; out of check every tactical
         // move lost material or there was none, and stalemate is the rest.
-        if !any_move && (in_check || first_legal_move(self.pos.chess()).is_none()) {
+        if !any_move && (in_check || first_legal_move(self.pos.snapshot()).is_none()) {
             return if in_check { mated_in(ply) } else { DRAW };
         }
         let bound = Bound::of_search(best_score, original_alpha, beta, best_move.is_some());

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
-use shakmaty::{Move, Position as _, Role};
+use shakmaty::{Move, Role};
 
 use super::history::History;
 use super::score::{EVAL_LIMIT, INFINITE, MAX_PLY, Score};
@@ -13,7 +13,7 @@ use super::time::{Clock, TimeBudget};
 use super::tt::{TtHit, refines_eval};
 use super::{Limits, SearchConfig, SearchControl, TranspositionTable};
 use crate::eval::{Evaluator, endgame};
-use crate::position::{Position, zobrist};
+use crate::position::{Position, movegen, zobrist};
 
 /// Marks "no static evaluation" (in check) in the ply stack and the table.
 pub const NO_EVAL: i32 = i16::MIN as i32;
@@ -182,7 +182,7 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
     /// (the one place where that happens, so every evaluator gets it).
     pub fn evaluate(&mut self) -> i32 {
         let eval = self.eval.evaluate(&self.pos);
-        endgame::adjust(self.pos.chess(), eval).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        endgame::adjust(self.pos.snapshot(), eval).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     /// The static evaluation of a node not in check (the table's when it
@@ -206,7 +206,7 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
         // moves are matched against them): a stale or colliding table entry
         // must never reach `make`.
         debug_assert!(
-            self.pos.chess().is_legal(m),
+            movegen::is_legal(self.pos.snapshot(), m),
             "{m} not legal in {}",
             self.pos.fen()
         );
@@ -230,7 +230,7 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
     fn debug_assert_key(&self) {
         debug_assert_eq!(
             self.pos.key(),
-            zobrist::full_key(self.pos.chess()),
+            zobrist::full_key(self.pos.snapshot()),
             "incremental key wrong in {}",
             self.pos.fen()
         );
@@ -243,7 +243,7 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
     }
 
     pub fn non_pawn_pieces(&self) -> u32 {
-        let board = self.pos.chess().board();
+        let board = self.pos.snapshot().board();
         let ours = board.by_color(self.pos.turn());
         let pieces = board.by_role(Role::Knight)
             | board.by_role(Role::Bishop)

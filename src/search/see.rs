@@ -5,7 +5,9 @@
 //! only whether an exchange reaches a threshold, which is cheaper to settle
 //! than its value.
 
-use shakmaty::{Bitboard, Chess, Color, Move, Position as _, Role, Square, attacks};
+use shakmaty::{Bitboard, Color, Move, Role, Square, attacks};
+
+use crate::position::Snapshot;
 
 /// Exchange values (classical, not the evaluator's): what SEE trades in.
 pub fn see_value(role: Role) -> i32 {
@@ -34,7 +36,7 @@ pub fn see_value(role: Role) -> i32 {
 /// every pruning candidate, and each caller's copy folds in what it knows
 /// (a zero threshold, a move that captures nothing).
 #[inline(always)]
-pub fn see_at_least(chess: &Chess, m: Move, threshold: i32) -> bool {
+pub fn see_at_least(chess: &Snapshot, m: Move, threshold: i32) -> bool {
     let (from, to) = match m {
         Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
         Move::Castle { .. } | Move::Put { .. } => return threshold <= 0,
@@ -116,7 +118,7 @@ pub fn see_at_least(chess: &Chess, m: Move, threshold: i32) -> bool {
 /// The pieces of both colours on `occupied` that attack `sq`; `diagonal`
 /// and `straight` are the bishops and queens, and the rooks and queens.
 fn all_attackers_to(
-    chess: &Chess,
+    chess: &Snapshot,
     sq: Square,
     occupied: Bitboard,
     diagonal: Bitboard,
@@ -134,11 +136,11 @@ fn all_attackers_to(
         & occupied
 }
 
-fn attackers_to(chess: &Chess, sq: Square, color: Color, occupied: Bitboard) -> Bitboard {
+fn attackers_to(chess: &Snapshot, sq: Square, color: Color, occupied: Bitboard) -> Bitboard {
     chess.board().attacks_to(sq, color, occupied) & occupied
 }
 
-fn least_valuable(chess: &Chess, attackers: Bitboard) -> Option<(Square, Role)> {
+fn least_valuable(chess: &Snapshot, attackers: Bitboard) -> Option<(Square, Role)> {
     let board = chess.board();
     for role in Role::ALL {
         if let Some(sq) = (attackers & board.by_role(role)).first() {
@@ -155,7 +157,7 @@ mod tests {
 
     /// The exchange's value: the highest threshold it reaches (found by
     /// bisection over every value an exchange can take).
-    fn exchange_value(chess: &Chess, m: Move) -> i32 {
+    fn exchange_value(chess: &Snapshot, m: Move) -> i32 {
         let (mut reached, mut missed) = (-3 * see_value(Role::King), 3 * see_value(Role::King));
         assert!(see_at_least(chess, m, reached) && !see_at_least(chess, m, missed));
         while missed - reached > 1 {
@@ -172,14 +174,14 @@ mod tests {
     fn see_of(fen: &str, uci: &str) -> i32 {
         let pos = Position::from_fen(fen, false).unwrap();
         let m = pos.parse_uci(uci).unwrap();
-        exchange_value(pos.chess(), m)
+        exchange_value(pos.snapshot(), m)
     }
 
     /// SEE by its definition, recursively: each side in turn takes with its
     /// least valuable attacker (the attackers counted afresh from the
     /// occupancy, x-rays included) or stops, whichever is better for it; a
     /// king takes only where nothing attacks it afterwards.
-    fn see_by_definition(chess: &Chess, m: Move) -> i32 {
+    fn see_by_definition(chess: &Snapshot, m: Move) -> i32 {
         let (from, to) = match m {
             Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
             Move::Castle { .. } | Move::Put { .. } => return 0,
@@ -199,7 +201,7 @@ mod tests {
     /// What `side` wins by going on with the exchange on `to`, where a piece
     /// worth `on_square` stands: at least 0, since it may stop.
     fn best_continuation(
-        chess: &Chess,
+        chess: &Snapshot,
         to: Square,
         side: Color,
         occupied: Bitboard,
@@ -260,7 +262,7 @@ mod tests {
         let mut checked = 0;
         for pos in &crate::bench::positions_and_children() {
             for m in pos.legal_moves() {
-                let value = see_by_definition(pos.chess(), m);
+                let value = see_by_definition(pos.snapshot(), m);
                 for threshold in [
                     -20000,
                     -900,
@@ -284,7 +286,7 @@ mod tests {
                     value + 1,
                 ] {
                     assert_eq!(
-                        see_at_least(pos.chess(), m, threshold),
+                        see_at_least(pos.snapshot(), m, threshold),
                         value >= threshold,
                         "{} {m} threshold {threshold} (see {value})",
                         pos.fen()

@@ -67,10 +67,10 @@ impl SearchProbe {
             return None;
         }
         let tables = self.tables.as_ref()?;
-        if !tables.should_probe_in_search(pos.chess(), depth, &self.settings) {
+        if !tables.should_probe_in_search(pos.snapshot(), depth, &self.settings) {
             return None;
         }
-        let wdl = tables.probe_wdl_after_zeroing(pos.chess())?;
+        let wdl = tables.probe_wdl_after_zeroing(&pos.to_chess())?;
         Some(result_score(wdl, ply, self.settings.rule50))
     }
 

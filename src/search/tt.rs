@@ -8,7 +8,9 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
-use shakmaty::{Chess, Move, Position as _, Role, Square};
+use shakmaty::{Move, Role, Square};
+
+use crate::position::{Snapshot, movegen};
 
 use crate::huge_pages::HugePageBuffer;
 
@@ -120,7 +122,7 @@ pub fn unpack_move(packed: u16, moves: &[Move]) -> Option<Move> {
 /// moves and what it takes, and shakmaty checks legality. Equal to
 /// [`unpack_move`] over the legal moves (a stored move may come from
 /// another position whose key collided, so nothing is taken on trust).
-pub fn legal_table_move(packed: u16, chess: &Chess) -> Option<Move> {
+pub fn legal_table_move(packed: u16, chess: &Snapshot) -> Option<Move> {
     // Bit 15 marks a move (see `pack_move`).
     if packed & 0x8000 == 0 {
         return None;
@@ -149,7 +151,7 @@ pub fn legal_table_move(packed: u16, chess: &Chess) -> Option<Move> {
             promotion,
         },
     };
-    chess.is_legal(m).then_some(m)
+    movegen::is_legal(chess, m).then_some(m)
 }
 
 /// Scores of mates are stored relative to the node ("mate in 3 from here"),
@@ -473,7 +475,7 @@ mod tests {
             for &m in &legal {
                 let packed = pack_move(m);
                 assert_eq!(
-                    legal_table_move(packed, pos.chess()),
+                    legal_table_move(packed, pos.snapshot()),
                     Some(m),
                     "{pos:?} {m}"
                 );
@@ -483,7 +485,7 @@ mod tests {
             for packed in (0..=u16::MAX).step_by(3) {
                 let expected = unpack_move(packed, &legal);
                 assert_eq!(
-                    legal_table_move(packed, pos.chess()),
+                    legal_table_move(packed, pos.snapshot()),
                     expected,
                     "{pos:?} {packed:#x}"
                 );

@@ -18,7 +18,7 @@ impl Tablebase {
         pos: &mut Position,
         settings: &ProbeSettings,
     ) -> Option<RootRanking> {
-        if !self.can_probe(pos.chess(), settings.limit) || pos.legal_moves().is_empty() {
+        if !self.can_probe(&pos.to_chess(), settings.limit) || pos.legal_moves().is_empty() {
             return None;
         }
         self.rank_by_dtz(pos, settings)
@@ -46,7 +46,7 @@ impl Tablebase {
 
     /// DTZ of the root move that led to `pos`, from the root's point of view.
     fn root_move_dtz(&self, pos: &Position, m: &Move) -> Option<i32> {
-        let chess = pos.chess();
+        let chess = pos.to_chess();
         if chess.is_checkmate() {
             return Some(1);
         }
@@ -55,10 +55,10 @@ impl Tablebase {
         }
         if m.is_zeroing() {
             // The clock restarts: the WDL tables alone give the answer.
-            let wdl = -self.probe_wdl_after_zeroing(chess)?;
+            let wdl = -self.probe_wdl_after_zeroing(&chess)?;
             return Some(dtz_before_zeroing(wdl));
         }
-        let dtz = -self.probe_dtz(chess)?;
+        let dtz = -self.probe_dtz(&chess)?;
         // One more ply: the root move itself.
         Some(dtz + dtz.signum())
     }
@@ -68,12 +68,12 @@ impl Tablebase {
         let mut moves = Vec::new();
         for m in pos.legal_moves() {
             pos.make(m);
-            let result = if pos.chess().is_checkmate() {
+            let result = if pos.to_chess().is_checkmate() {
                 Some(Wdl::Win)
             } else if pos.is_repetition_draw(1) || pos.is_fifty_move_draw() {
                 Some(Wdl::Draw)
             } else {
-                self.probe_wdl_after_zeroing(pos.chess()).map(|w| -w)
+                self.probe_wdl_after_zeroing(&pos.to_chess()).map(|w| -w)
             };
             pos.unmake();
             let result = fold_rule50(result?, settings.rule50);

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use shakmaty::{Chess, Position as _};
+use crate::position::Snapshot;
 
 use super::Tablebase;
 
@@ -37,7 +37,7 @@ impl Tablebase {
     /// at exactly the limit only from `SyzygyProbeDepth` on.
     pub fn should_probe_in_search(
         &self,
-        pos: &Chess,
+        pos: &Snapshot,
         depth: i32,
         settings: &ProbeSettings,
     ) -> bool {

@@ -181,7 +181,7 @@ impl Visitor for GameConverter {
         if game.error.is_some() {
             return ControlFlow::Continue(());
         }
-        match san_plus.san.to_move(game.pos.chess()) {
+        match san_plus.san.to_move(&game.pos.to_chess()) {
             Ok(m) => {
                 game.last_move = Some((game.pos.clone(), m));
                 game.pos.make(m);

@@ -226,7 +226,7 @@ fn training_score(pos: &Position, best: &Move, score: Score) -> Option<i16> {
 /// it; the result stays a draw until the game's end is known.
 pub fn training_position(pos: &Position, best: &Move, score: Score) -> Option<TrainingPosition> {
     let score = training_score(pos, best, score)?;
-    let chess = pos.chess();
+    let chess = pos.to_chess();
     Some(TrainingPosition {
         board: chess.board().clone(),
         turn: chess.turn(),
@@ -256,7 +256,7 @@ fn play_game(setup: &GameSetup, game: u64, tt: &TranspositionTable) -> PlayedGam
         if let Some(verdict) = rules_verdict(&pos) {
             break verdict;
         }
-        if let Some(verdict) = setup.tablebase.winner(pos.chess()) {
+        if let Some(verdict) = setup.tablebase.winner(&pos.to_chess()) {
             break verdict;
         }
         if ply >= setup.args.max_plies {

@@ -7,7 +7,7 @@ use crate::position::Position;
 use crate::uci::output::Output;
 
 pub fn board(position: &Position, out: &Output) {
-    let board = position.chess().board();
+    let board = position.snapshot().board();
     let separator = " +---+---+---+---+---+---+---+---+";
     out.line("");
     out.line(separator);
@@ -28,7 +28,7 @@ pub fn board(position: &Position, out: &Output) {
     out.line(&format!("Fen: {}", position.fen()));
     out.line(&format!("Key: {:016X}", position.key()));
     let checkers: Vec<String> = position
-        .chess()
+        .to_chess()
         .checkers()
         .into_iter()
         .map(|sq| sq.to_string())

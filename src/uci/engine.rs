@@ -396,7 +396,7 @@ impl Engine {
         let mut evaluator = evaluator(&choice);
         evaluator.reset(&self.position);
         // As the search sees it: with the endgame knowledge laid over it.
-        let score = endgame::adjust(self.position.chess(), evaluator.evaluate(&self.position));
+        let score = endgame::adjust(self.position.snapshot(), evaluator.evaluate(&self.position));
         let white = if self.position.turn().is_white() {
             score
         } else {

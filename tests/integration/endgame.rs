@@ -88,7 +88,7 @@ fn play_out(start: &Position, eval: &EvalChoice) -> Result<usize, String> {
             "fifty-move draw"
         } else if pos.repetitions() >= 2 {
             "threefold repetition"
-        } else if pos.chess().is_insufficient_material() {
+        } else if pos.to_chess().is_insufficient_material() {
             "insufficient material"
         } else {
             let side = usize::from(pos.turn() != strong);

@@ -17,7 +17,7 @@ fn best_moves(pos: &Position, epd: &str) -> Vec<shakmaty::Move> {
         .filter_map(|san| {
             San::from_ascii(san.as_bytes())
                 .ok()?
-                .to_move(pos.chess())
+                .to_move(&pos.to_chess())
                 .ok()
         })
         .collect()

@@ -8,7 +8,7 @@
 use crate::common::{Rng, SUITE, SUITE_960, load_perft_cases};
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position as _, Role, attacks};
-use tarpon::position::{Position, movegen};
+use tarpon::position::{Position, Snapshot, movegen};
 
 /// How often the cases that a bulk count gets wrong most easily came up.
 #[derive(Default, Debug)]
@@ -27,7 +27,7 @@ struct Seen {
 fn check_subtree(chess: &Chess, plies: u32, seen: &mut Seen) {
     let legal = chess.legal_moves();
     assert_eq!(
-        movegen::count_legal_moves(chess),
+        movegen::count_legal_moves(&Snapshot::from_chess(chess)),
         legal.len(),
         "{}",
         Fen::from_position(chess, EnPassantMode::Always)
@@ -57,12 +57,9 @@ fn suite_positions() -> Vec<Chess> {
     [(SUITE, false), (SUITE_960, true)]
         .into_iter()
         .flat_map(|(path, chess960)| {
-            load_perft_cases(path).into_iter().map(move |case| {
-                Position::from_fen(&case.fen, chess960)
-                    .unwrap()
-                    .chess()
-                    .clone()
-            })
+            load_perft_cases(path)
+                .into_iter()
+                .map(move |case| Position::from_fen(&case.fen, chess960).unwrap().to_chess())
         })
         .collect()
 }

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use shakmaty::{Board, Color, Position as _, Role};
+use shakmaty::{Board, Color, Role};
 use tarpon::eval::Evaluator;
 use tarpon::eval::nnue::layers::{Affine, FeatureTransformer};
 use tarpon::eval::nnue::random::random_network;
@@ -126,7 +126,7 @@ pub(crate) fn incremental_equals_refresh(net: &Arc<Network>, walks: usize, seed:
     random_walks(walks, seed, |event| {
         drive(&mut ev, &event);
         if let WalkEvent::Check(pos) = event {
-            let board = pos.chess().board();
+            let board = pos.snapshot().board();
             let expected_white = net.full_accumulator(board, Color::White);
             let expected_black = net.full_accumulator(board, Color::Black);
             let (white, black) = ev.accumulators(pos);
@@ -488,7 +488,7 @@ fn a_hand_made_net_gives_the_values_computed_by_hand() {
         );
         for (fen, expected) in cases {
             let pos = Position::from_fen(fen, false).unwrap();
-            let board = pos.chess().board();
+            let board = pos.snapshot().board();
             assert_eq!(hand_computed(board, pos.turn()), expected, "{fen}");
             for kernels in SimdPath::ALL.into_iter().filter_map(Kernels::for_path) {
                 let mut ev = NnueEvaluator::with_kernels(net.clone(), kernels);
@@ -508,7 +508,7 @@ fn a_hand_made_net_gives_the_values_computed_by_hand() {
             if let WalkEvent::Check(pos) = event {
                 assert_eq!(
                     ev.evaluate(pos),
-                    hand_computed(pos.chess().board(), pos.turn()),
+                    hand_computed(pos.snapshot().board(), pos.turn()),
                     "{}",
                     pos.fen()
                 );
@@ -565,7 +565,7 @@ fn a_shifted_transformer_evaluates_like_the_unshifted_one() {
     random_walks(100, 73, |event| {
         drive(&mut ev, &event);
         if let WalkEvent::Check(pos) = event {
-            let board = pos.chess().board();
+            let board = pos.snapshot().board();
             let expected = plain.raw_output_board(Kernels::scalar(), board, pos.turn());
             assert_eq!(ev.raw_output(pos), expected, "at {}", pos.fen());
             checked += 1;
@@ -613,7 +613,7 @@ fn stockfish15_nets_are_incremental_and_equal_full_refresh() {
     random_walks(400, 71, |event| {
         drive(&mut ev, &event);
         if let WalkEvent::Check(pos) = event {
-            let board = pos.chess().board();
+            let board = pos.snapshot().board();
             let (white, black) = ev.accumulators(pos);
             assert_eq!(white, &net.full_accumulator(board, Color::White)[..]);
             assert_eq!(black, &net.full_accumulator(board, Color::Black)[..]);
@@ -702,7 +702,7 @@ fn a_hand_made_stockfish15_net_gives_the_values_computed_by_hand() {
             with_psqt.transformer.psqt_weights[f * 8 + bucket] = 40;
         }
     }
-    let board = pos.chess().board();
+    let board = pos.snapshot().board();
     assert_eq!(
         with_psqt.raw_output_board(Kernels::scalar(), board, Color::White),
         positional + 60

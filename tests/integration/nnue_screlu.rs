@@ -5,7 +5,6 @@
 
 use std::sync::Arc;
 
-use shakmaty::Position as _;
 use tarpon::eval::Evaluator;
 use tarpon::eval::nnue::features::KingBuckets;
 use tarpon::eval::nnue::format::crc32;
@@ -69,7 +68,7 @@ fn a_hand_made_screlu_net_gives_the_values_computed_by_hand() {
     assert_eq!(net.head, Head::Screlu);
     let check = |fen: &str, expected_raw: i32| {
         let pos = Position::from_fen(fen, false).unwrap();
-        let raw = net.raw_output_board(Kernels::scalar(), pos.chess().board(), pos.turn());
+        let raw = net.raw_output_board(Kernels::scalar(), pos.snapshot().board(), pos.turn());
         assert_eq!(raw, expected_raw, "{fen}");
         let mut ev = NnueEvaluator::new(Arc::new(net.clone()));
         ev.reset(&pos);

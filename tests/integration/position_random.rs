@@ -84,8 +84,13 @@ fn apply_changes(board: &Board, changes: &PieceChanges) -> Board {
 }
 
 fn check_position(pos: &Position, line: &Line, seen: &mut Seen) {
-    assert_eq!(pos.key(), zobrist::full_key(pos.chess()), "{}", pos.fen());
-    assert_eq!(Snapshot::of(pos.chess()), *line.history.last().unwrap());
+    assert_eq!(
+        pos.key(),
+        zobrist::full_key(pos.snapshot()),
+        "{}",
+        pos.fen()
+    );
+    assert_eq!(Snapshot::of(&pos.to_chess()), *line.history.last().unwrap());
     let earlier = line.earlier_equal();
     assert_eq!(pos.repetitions(), earlier.len(), "{}", pos.fen());
     for search_ply in 0..8 {
@@ -137,7 +142,7 @@ fn pick(rng: &mut Rng, pos: &Position, last_own: Option<Move>) -> Option<Move> {
 fn random_walk(fen: &str, chess960: bool, plies: usize, rng: &mut Rng, seen: &mut Seen) {
     let mut pos = Position::from_fen(fen, chess960).unwrap();
     let mut line = Line {
-        history: vec![Snapshot::of(pos.chess())],
+        history: vec![Snapshot::of(&pos.to_chess())],
         null_floor: vec![0],
         undoable: Vec::new(),
     };
@@ -180,7 +185,7 @@ fn random_walk(fen: &str, chess960: bool, plies: usize, rng: &mut Rng, seen: &mu
             assert!(pos.make_null());
             seen.nulls += 1;
             line.undoable.push(before);
-            line.history.push(Snapshot::of(pos.chess()));
+            line.history.push(Snapshot::of(&pos.to_chess()));
             line.null_floor.push(line.history.len() - 1);
             played.push(None);
             check_position(&pos, &line, seen);
@@ -192,16 +197,16 @@ fn random_walk(fen: &str, chess960: bool, plies: usize, rng: &mut Rng, seen: &mu
         };
         // UCI notation round-trips, Chess960 castling (king takes rook) included.
         assert_eq!(pos.parse_uci(&pos.uci(m)), Ok(m), "{}", pos.fen());
-        let board_before = pos.chess().board().clone();
+        let board_before = pos.snapshot().board().clone();
         let changes = pos.make(m);
         assert_eq!(
             &apply_changes(&board_before, &changes),
-            pos.chess().board(),
+            pos.snapshot().board(),
             "{m:?}"
         );
         if m.role() == shakmaty::Role::King {
             let to = changes.king_move().expect("king moves are reported").1;
-            assert_eq!(pos.chess().board().king_of(!pos.turn()), Some(to));
+            assert_eq!(pos.snapshot().board().king_of(!pos.turn()), Some(to));
         } else {
             assert_eq!(changes.king_move(), None);
         }
@@ -211,7 +216,7 @@ fn random_walk(fen: &str, chess960: bool, plies: usize, rng: &mut Rng, seen: &mu
         seen.en_passant += usize::from(m.is_en_passant());
         seen.promotions += usize::from(m.is_promotion());
         line.undoable.push(before);
-        line.history.push(Snapshot::of(pos.chess()));
+        line.history.push(Snapshot::of(&pos.to_chess()));
         played.push(Some(m));
         check_position(&pos, &line, seen);
     }
@@ -255,11 +260,11 @@ fn null_move_is_refused_in_check_and_clears_en_passant() {
         false,
     )
     .unwrap();
-    assert!(pos.chess().ep_square(EnPassantMode::Legal).is_some());
+    assert!(pos.to_chess().ep_square(EnPassantMode::Legal).is_some());
     let key = pos.key();
     assert!(pos.make_null());
-    assert_eq!(pos.chess().ep_square(EnPassantMode::Always), None);
-    assert_eq!(pos.key(), zobrist::full_key(pos.chess()));
+    assert_eq!(pos.to_chess().ep_square(EnPassantMode::Always), None);
+    assert_eq!(pos.key(), zobrist::full_key(pos.snapshot()));
     pos.unmake();
     assert_eq!(pos.key(), key);
 
@@ -275,7 +280,7 @@ fn too_much_material_positions_allow_null_moves() {
     let mut pos = Position::from_fen("k7/pp6/8/8/8/8/QQQQQQQQ/QQQ1K3 b - - 0 1", false).unwrap();
     assert!(!pos.is_check());
     assert!(pos.make_null());
-    assert_eq!(pos.key(), zobrist::full_key(pos.chess()));
+    assert_eq!(pos.key(), zobrist::full_key(pos.snapshot()));
     pos.unmake();
     assert_eq!(pos.fen(), "k7/pp6/8/8/8/8/QQQQQQQQ/QQQ1K3 b - - 0 1");
 }

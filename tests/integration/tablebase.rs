@@ -173,12 +173,16 @@ fn probes_agree_with_an_independent_prober() {
     for &(fen, wdl, dtz) in REFERENCE {
         let p = pos(fen);
         assert_eq!(
-            tb.probe_wdl_after_zeroing(p.chess()),
+            tb.probe_wdl_after_zeroing(&p.to_chess()),
             Some(wdl_of(wdl)),
             "WDL of {fen}"
         );
-        assert_eq!(tb.probe_wdl(p.chess()), Some(wdl_of(wdl)), "WDL of {fen}");
-        assert_eq!(tb.probe_dtz(p.chess()), Some(dtz), "DTZ of {fen}");
+        assert_eq!(
+            tb.probe_wdl(&p.to_chess()),
+            Some(wdl_of(wdl)),
+            "WDL of {fen}"
+        );
+        assert_eq!(tb.probe_dtz(&p.to_chess()), Some(dtz), "DTZ of {fen}");
     }
 }
 
@@ -191,8 +195,8 @@ fn positions_outside_the_tables_are_not_probed() {
         "8/8/8/2k5/2pP4/8/B7/4K3 b - d3 0 1",
     ] {
         let p = pos(fen);
-        assert_eq!(tb.probe_wdl(p.chess()), None, "{fen}");
-        assert_eq!(tb.probe_dtz(p.chess()), None, "{fen}");
+        assert_eq!(tb.probe_wdl(&p.to_chess()), None, "{fen}");
+        assert_eq!(tb.probe_dtz(&p.to_chess()), None, "{fen}");
         assert!(
             tb.rank_root_moves(&mut p.clone(), &ProbeSettings::default())
                 .is_none()
@@ -211,16 +215,16 @@ fn positions_outside_the_tables_are_not_probed() {
 /// from plain probes of the position after it.
 fn move_dtz(tb: &Tablebase, p: &mut Position, m: shakmaty::Move) -> i32 {
     p.make(m);
-    let d = if p.chess().is_checkmate() {
+    let d = if p.to_chess().is_checkmate() {
         1
     } else if m.is_zeroing() {
-        match tb.probe_wdl_after_zeroing(p.chess()).unwrap() {
+        match tb.probe_wdl_after_zeroing(&p.to_chess()).unwrap() {
             Wdl::Win => -1,
             Wdl::Loss => 1,
             _ => 0,
         }
     } else {
-        let d = -tb.probe_dtz(p.chess()).unwrap();
+        let d = -tb.probe_dtz(&p.to_chess()).unwrap();
         d + d.signum()
     };
     p.unmake();
@@ -240,7 +244,7 @@ fn root_ranking_keeps_exactly_the_fastest_wins() {
         let ranking = tb.rank_root_moves(&mut p, &settings).unwrap();
         assert_eq!(p.fen(), before, "ranking leaves the position as it was");
         assert_eq!(ranking.result(), Wdl::Win, "{fen}");
-        assert_eq!(ranking.dtz(), tb.probe_dtz(p.chess()), "{fen}");
+        assert_eq!(ranking.dtz(), tb.probe_dtz(&p.to_chess()), "{fen}");
         assert!(root_score(&ranking) >= TB_WIN_IN_MAX_PLY);
         assert_eq!(ranking.wdl_permille(), (1000, 0, 0));
         let root_dtz = ranking.dtz().unwrap();
@@ -293,10 +297,10 @@ fn fifty_move_rule_turns_late_wins_into_cursed_wins() {
     // leaves room, cursed after, ambiguous in between (not asserted).
     let in_time = pos("8/KQ6/8/8/8/7k/8/8 w - - 86 80");
     let too_late = pos("8/KQ6/8/8/8/7k/8/8 w - - 88 80");
-    assert_eq!(tb.probe_wdl(in_time.chess()), Some(Wdl::Win));
-    assert_eq!(tb.probe_wdl(too_late.chess()), Some(Wdl::CursedWin));
+    assert_eq!(tb.probe_wdl(&in_time.to_chess()), Some(Wdl::Win));
+    assert_eq!(tb.probe_wdl(&too_late.to_chess()), Some(Wdl::CursedWin));
     let losing = pos("8/6k1/8/8/8/8/1K2Q3/8 b - - 90 80");
-    assert_eq!(tb.probe_wdl(losing.chess()), Some(Wdl::BlessedLoss));
+    assert_eq!(tb.probe_wdl(&losing.to_chess()), Some(Wdl::BlessedLoss));
 
     let rule50 = ProbeSettings::default();
     let no_rule50 = ProbeSettings {
@@ -345,7 +349,7 @@ fn following_the_ranking_mates_within_the_fifty_move_rule() {
     for fen in KQK.iter().chain(KRK).chain(KBNK) {
         let end = play_out_by_ranking(&tb, fen);
         assert!(
-            end.chess().is_checkmate(),
+            end.to_chess().is_checkmate(),
             "{fen}: ended in {} without mate",
             end.fen()
         );
@@ -439,11 +443,11 @@ fn truncated_tables_are_reported_and_left_out() {
     // fails the answer is None and the failure is reported once.
     let mut failures = 0;
     for p in sweep('Q') {
-        let got = tb.probe_wdl_after_zeroing(p.chess());
+        let got = tb.probe_wdl_after_zeroing(&p.to_chess());
         if got.is_none() {
             failures += 1;
         } else {
-            assert_eq!(got, healthy.probe_wdl_after_zeroing(p.chess()));
+            assert_eq!(got, healthy.probe_wdl_after_zeroing(&p.to_chess()));
         }
     }
     let problems = tb.take_problems();
@@ -462,7 +466,7 @@ fn truncated_tables_are_reported_and_left_out() {
     }
     // Other endgames still work.
     let p = pos(KRK[0]);
-    assert_eq!(tb.probe_wdl(p.chess()), Some(Wdl::Win));
+    assert_eq!(tb.probe_wdl(&p.to_chess()), Some(Wdl::Win));
 }
 
 #[test]
@@ -492,8 +496,8 @@ fn bit_flipped_tables_never_panic() {
                 }
                 // Any answer or None, but no panic.
                 for p in sweep(piece).iter().step_by(5) {
-                    answered += usize::from(tb.probe_wdl(p.chess()).is_some());
-                    answered += usize::from(tb.probe_dtz(p.chess()).is_some());
+                    answered += usize::from(tb.probe_wdl(&p.to_chess()).is_some());
+                    answered += usize::from(tb.probe_dtz(&p.to_chess()).is_some());
                     let _ = tb.rank_root_moves(&mut p.clone(), &ProbeSettings::default());
                 }
                 detected += usize::from(at_open || !tb.take_problems().is_empty());
@@ -523,9 +527,9 @@ fn garbage_and_unreadable_files_are_reported() {
     #[cfg(unix)]
     assert!(report.contains("KRvK.rtbw' cannot be used"), "{report}");
     assert_eq!(tb.counts(), (1, 0), "only the good table is kept");
-    assert_eq!(tb.probe_wdl(pos(KQK[0]).chess()), None);
+    assert_eq!(tb.probe_wdl(&pos(KQK[0]).to_chess()), None);
     assert_eq!(
-        tb.probe_wdl(pos("8/8/8/3k4/8/8/8/KB6 w - - 0 1").chess()),
+        tb.probe_wdl(&pos("8/8/8/3k4/8/8/8/KB6 w - - 0 1").to_chess()),
         Some(Wdl::Draw)
     );
 }
@@ -581,8 +585,8 @@ fn random_damage_sweep() {
                 .filter(|l| l.contains("panicked"))
                 .count();
             for p in sweep(piece) {
-                let _ = tb.probe_wdl(p.chess());
-                let _ = tb.probe_dtz(p.chess());
+                let _ = tb.probe_wdl(&p.to_chess());
+                let _ = tb.probe_dtz(&p.to_chess());
             }
             for problem in tb.take_problems() {
                 if problem.contains("panicked") {
@@ -779,7 +783,7 @@ fn engine_mates_within_the_fifty_move_rule_with_tables() {
         for fen in KQK.iter().chain(KRK).chain(KBNK) {
             let end = play(fen, &with, &with, 200, |_, _| {});
             assert!(
-                end.chess().is_checkmate() && end.halfmoves() <= 100,
+                end.to_chess().is_checkmate() && end.halfmoves() <= 100,
                 "{fen}: ended in {} (clock {})",
                 end.fen(),
                 end.halfmoves()
@@ -811,7 +815,7 @@ fn engine_holds_drawn_rook_and_queen_endings_with_tables() {
             };
             let end = play(fen, white, black, 60, |p, mover| {
                 if mover == defender {
-                    let theirs = tables.probe_wdl_after_zeroing(p.chess());
+                    let theirs = tables.probe_wdl_after_zeroing(&p.to_chess());
                     assert!(
                         !matches!(theirs, Some(Wdl::Win | Wdl::CursedWin)),
                         "{fen}: the table side let {} become lost",
@@ -820,7 +824,7 @@ fn engine_holds_drawn_rook_and_queen_endings_with_tables() {
                 }
             });
             assert!(
-                !(end.chess().is_checkmate() && end.turn() == defender),
+                !(end.to_chess().is_checkmate() && end.turn() == defender),
                 "{fen}: the table side was mated in {}",
                 end.fen()
             );

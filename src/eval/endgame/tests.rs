@@ -1,15 +1,18 @@
-use shakmaty::{Board, CastlingMode, Chess, FromSetup, Piece, Setup};
+use shakmaty::{Board, CastlingMode, Chess, FromSetup, Piece, Position as _, Setup};
 
 use super::*;
 use crate::eval::nnue::NnueEvaluator;
 use crate::eval::pst::PstEvaluator;
 use crate::eval::{EvalChoice, Evaluator};
-use crate::position::Position;
+use crate::position::{Position, Snapshot};
 use crate::search::score::EVAL_LIMIT;
 use crate::tablebase::{Tablebase, Wdl};
 
-fn chess(fen: &str) -> Chess {
-    Position::from_fen(fen, false).expect(fen).chess().clone()
+fn chess(fen: &str) -> Snapshot {
+    Position::from_fen(fen, false)
+        .expect(fen)
+        .snapshot()
+        .clone()
 }
 
 /// The raw evaluations of `fen` by the PST and by the embedded net (when
@@ -325,9 +328,14 @@ fn random_sparse_positions_are_handled_alike_for_both_colours() {
         };
         tried += 1;
         for eval in [-900, -30, 0, 30, 900] {
-            let score = adjust(&pos, eval);
+            let score = adjust(&Snapshot::from_chess(&pos), eval);
             assert!(score.abs() < EVAL_LIMIT, "{score}");
-            assert_eq!(score, adjust(&mirrored, eval), "{:?}", pos.board());
+            assert_eq!(
+                score,
+                adjust(&Snapshot::from_chess(&mirrored), eval),
+                "{:?}",
+                pos.board()
+            );
         }
     }
 }

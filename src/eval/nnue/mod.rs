@@ -27,7 +27,6 @@ use super::Evaluator;
 use crate::position::{PieceChanges, Position};
 use accumulator::AccumulatorStack;
 use layers::Scratch;
-use shakmaty::Position as _;
 
 /// The crate version with the fastest SIMD path of this machine, which NNUE
 /// evaluation uses, e.g. `0.1.0 (nnue simd: avx2)`, for `tarpon --version`.
@@ -76,7 +75,7 @@ impl NnueEvaluator {
     pub fn accumulators(&mut self, pos: &Position) -> (&[i16], &[i16]) {
         let [white, black] = self
             .stack
-            .current(&self.net, self.kernels, pos.chess().board());
+            .current(&self.net, self.kernels, pos.snapshot().board());
         (white.values, black.values)
     }
 
@@ -85,13 +84,13 @@ impl NnueEvaluator {
     pub fn psqt_sums(&mut self, pos: &Position) -> (&[i32], &[i32]) {
         let [white, black] = self
             .stack
-            .current(&self.net, self.kernels, pos.chess().board());
+            .current(&self.net, self.kernels, pos.snapshot().board());
         (white.psqt, black.psqt)
     }
 
     /// The net's raw output for the current ply (before the output scale).
     pub fn raw_output(&mut self, pos: &Position) -> i32 {
-        let board = pos.chess().board();
+        let board = pos.snapshot().board();
         let [white, black] = self.stack.current(&self.net, self.kernels, board);
         let (us, them) = match pos.turn() {
             shakmaty::Color::White => (white, black),
@@ -109,7 +108,7 @@ impl NnueEvaluator {
 
 impl Evaluator for NnueEvaluator {
     fn reset(&mut self, pos: &Position) {
-        self.stack.reset(pos.chess().board());
+        self.stack.reset(pos.snapshot().board());
     }
 
     fn push(&mut self, pos: &Position, changes: &PieceChanges) {
@@ -119,7 +118,7 @@ impl Evaluator for NnueEvaluator {
         // just prefetched, and this work hides that load (3.4 % more bench
         // NPS, same tree; docs/measurements.md).
         self.stack
-            .update(&self.net, self.kernels, pos.chess().board());
+            .update(&self.net, self.kernels, pos.snapshot().board());
     }
 
     fn push_null(&mut self) {
@@ -139,7 +138,7 @@ impl Evaluator for NnueEvaluator {
                 || raw
                     == self
                         .net
-                        .raw_output_board(self.kernels, pos.chess().board(), pos.turn()),
+                        .raw_output_board(self.kernels, pos.snapshot().board(), pos.turn()),
             "incremental NNUE output differs from a fresh refresh at {}",
             pos.fen()
         );

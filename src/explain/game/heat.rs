@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use shakmaty::{Color, File, Position as _, Rank, Role, Square};
+use shakmaty::{Color, File, Rank, Role, Square};
 
 use crate::position::Position;
 
@@ -21,7 +21,7 @@ fn pawns(role: Role) -> u32 {
 
 /// Summed value of `color`'s pieces attacking `sq` in `pos`.
 pub fn pressure(pos: &Position, sq: Square, color: Color) -> u32 {
-    let board = pos.chess().board();
+    let board = pos.snapshot().board();
     board
         .attacks_to(sq, color, board.occupied())
         .into_iter()

@@ -9,7 +9,7 @@ pub mod pgn;
 use std::fmt::Write as _;
 
 use clap::Args;
-use shakmaty::{Color, Move, Position as _};
+use shakmaty::{Color, Move};
 
 use crate::eval::EvalChoice;
 use crate::explain::evaluator::EvalOptions;
@@ -245,7 +245,7 @@ fn report_table(game: &pgn::Game, reports: &[MoveReport]) -> String {
         "{:>6} {:<8} {:>7} {:>7} {:<8} {:>6}  label   (scores for the mover)",
         "move", "played", "before", "after", "best", "loss"
     );
-    let mut number = u32::from(game.start.chess().fullmoves());
+    let mut number = u32::from(game.start.snapshot().fullmoves());
     for r in reports {
         let num = if r.mover == Color::White {
             format!("{number}.")
@@ -313,7 +313,7 @@ fn position_json(pos: &Position) -> Vec<(String, Json)> {
 /// move with its judgement and the position after it.
 pub fn game_json(game: &pgn::Game, reports: &[MoveReport]) -> Json {
     let mut pos = game.start.clone();
-    let mut number = u32::from(game.start.chess().fullmoves());
+    let mut number = u32::from(game.start.snapshot().fullmoves());
     let mut moves = Vec::with_capacity(reports.len());
     for (&m, r) in game.moves.iter().zip(reports) {
         let uci = pos.uci(m);

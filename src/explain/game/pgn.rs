@@ -78,7 +78,7 @@ impl Visitor for Collect {
         if mt.error.is_some() {
             return ControlFlow::Continue(());
         }
-        match san_plus.san.to_move(mt.pos.chess()) {
+        match san_plus.san.to_move(&mt.pos.to_chess()) {
             Ok(m) => {
                 mt.pos.make(m);
                 mt.moves.push(m);
@@ -159,7 +159,7 @@ pub fn write(game: &Game, notes: &[Annotation], annotator: &str) -> String {
         let _ = writeln!(out, "[{k} \"{}\"]", escape_tag(v));
     }
     out.push('\n');
-    let mut chess = game.start.chess().clone();
+    let mut chess = game.start.to_chess();
     let mut tokens: Vec<String> = Vec::new();
     for (i, &m) in game.moves.iter().enumerate() {
         let white = chess.turn() == shakmaty::Color::White;

@@ -29,7 +29,7 @@ pub fn white_eval(eval: &mut dyn Evaluator, pos: &Position) -> i32 {
 /// evaluator can be given (both kings stay; castling rights that lose their
 /// rook and en-passant squares that lose their pawn are dropped).
 pub fn without_piece(pos: &Position, square: Square) -> Option<Position> {
-    let mut setup = pos.chess().to_setup(EnPassantMode::Legal);
+    let mut setup = pos.to_chess().to_setup(EnPassantMode::Legal);
     let piece = setup.board.remove_piece_at(square)?;
     if piece.role == Role::King {
         return None;
@@ -50,7 +50,7 @@ pub fn without_piece(pos: &Position, square: Square) -> Option<Position> {
 pub fn contributions(eval: &mut dyn Evaluator, pos: &Position) -> [Option<i32>; 64] {
     let full = white_eval(eval, pos);
     let mut out = [None; 64];
-    for (square, _) in pos.chess().board().iter() {
+    for (square, _) in pos.snapshot().board().iter() {
         if let Some(reduced) = without_piece(pos, square) {
             out[usize::from(square)] = Some(full - white_eval(eval, &reduced));
         }
@@ -88,7 +88,7 @@ pub fn board(pos: &Position, value: impl Fn(Square) -> Option<i32>) -> String {
         let _ = write!(out, " {}  ", rank + 1);
         for file in 0..8u32 {
             let sq = Square::from_coords(shakmaty::File::new(file), shakmaty::Rank::new(rank));
-            match pos.chess().board().piece_at(sq) {
+            match pos.snapshot().board().piece_at(sq) {
                 Some(p) => match value(sq) {
                     Some(v) => {
                         let _ = write!(out, "{}{:<+6}", piece_char(p), v);
@@ -110,7 +110,7 @@ pub fn board(pos: &Position, value: impl Fn(Square) -> Option<i32>) -> String {
 pub fn pst_breakdown(pos: &Position) -> String {
     let mut out = String::from("PST terms of each piece (material + square, White's view):\n");
     out.push_str(&board(pos, |sq| {
-        pos.chess().board().piece_at(sq).map(|p| {
+        pos.snapshot().board().piece_at(sq).map(|p| {
             let (m, b) = pst_terms(p, sq);
             m + b
         })
@@ -123,7 +123,7 @@ pub fn pst_breakdown(pos: &Position) -> String {
     let mut total = 0;
     for role in Role::ALL {
         let mut row = [(0, 0, 0); 2];
-        for (sq, p) in pos.chess().board().iter() {
+        for (sq, p) in pos.snapshot().board().iter() {
             if p.role == role {
                 let (m, b) = pst_terms(p, sq);
                 let side = &mut row[usize::from(p.color == Color::Black)];
@@ -151,7 +151,7 @@ pub fn pst_breakdown(pos: &Position) -> String {
 
 pub fn contributions_json(pos: &Position, contrib: &[Option<i32>; 64]) -> Json {
     Json::Arr(
-        pos.chess()
+        pos.to_chess()
             .board()
             .iter()
             .map(|(sq, p)| {
@@ -184,7 +184,7 @@ mod tests {
             let contrib = contributions(&mut eval, &pos);
             let full = white_eval(&mut eval, &pos);
             let mut blank = 0;
-            for (sq, p) in pos.chess().board().iter() {
+            for (sq, p) in pos.snapshot().board().iter() {
                 let c = contrib[usize::from(sq)];
                 if p.role == Role::King {
                     assert_eq!(c, None);
@@ -197,7 +197,7 @@ mod tests {
                     blank += 1;
                     continue;
                 };
-                assert_eq!(reduced.chess().board().piece_at(sq), None);
+                assert_eq!(reduced.snapshot().board().piece_at(sq), None);
                 assert_eq!(
                     c,
                     Some(full - white_eval(&mut eval, &reduced)),
@@ -224,7 +224,7 @@ mod tests {
             let contrib = contributions(&mut eval, &pos);
             let full = white_eval(&mut eval, &pos);
             let mut checked = 0;
-            for (sq, p) in pos.chess().board().iter() {
+            for (sq, p) in pos.snapshot().board().iter() {
                 if let Some(reduced) = without_piece(&pos, sq) {
                     // A fresh evaluator on the reduced position, so no state leaks.
                     let mut fresh = NnueEvaluator::new(eval.network().clone());

@@ -43,7 +43,7 @@ pub fn run(pos: &Position, limits: Limits, eval: EvalChoice) -> Result<SearchOut
 
 /// Moves as SAN from `pos`.
 pub fn san_line(pos: &Position, moves: &[Move]) -> Vec<String> {
-    let mut chess = pos.chess().clone();
+    let mut chess = pos.to_chess();
     moves
         .iter()
         .map(|&m| shakmaty::san::SanPlus::from_move_and_play_unchecked(&mut chess, m).to_string())

@@ -224,7 +224,7 @@ pub fn document(args: &TreeArgs) -> Result<Json, String> {
 
 fn san(pos: &Position, m: Option<Move>) -> String {
     m.map_or("-".to_string(), |m| {
-        shakmaty::san::SanPlus::from_move(pos.chess().clone(), m).to_string()
+        shakmaty::san::SanPlus::from_move(pos.to_chess(), m).to_string()
     })
 }
 

@@ -126,7 +126,7 @@ impl Tree {
             self.truncated = true;
             return None;
         }
-        let san = SanPlus::from_move(pos.chess().clone(), m).to_string();
+        let san = SanPlus::from_move(pos.to_chess(), m).to_string();
         let id = self.push(Some(m), san, pos.uci(m));
         self.nodes[parent].children.push(id);
         Some(id)

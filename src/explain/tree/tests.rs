@@ -19,8 +19,8 @@ impl Evaluator for Material {
     fn push_null(&mut self) {}
     fn pop(&mut self) {}
     fn evaluate(&mut self, pos: &Position) -> i32 {
-        use shakmaty::{Position as _, Role};
-        let board = pos.chess().board();
+        use shakmaty::Role;
+        let board = pos.snapshot().board();
         let value = |role| match role {
             Role::Pawn => 100,
             Role::Knight | Role::Bishop => 300,
