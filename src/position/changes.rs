@@ -50,20 +50,18 @@ impl Default for PieceChanges {
 }
 
 impl PieceChanges {
-    fn remove(&mut self, piece: Piece, square: Square) {
-        self.removed[usize::from(self.removed_count)] = PieceOnSquare { piece, square };
-        self.removed_count += 1;
-    }
-
-    fn add(&mut self, piece: Piece, square: Square) {
-        self.added[usize::from(self.added_count)] = PieceOnSquare { piece, square };
-        self.added_count += 1;
-    }
-
     /// The changes `m`, played by `mover`, makes. `m` must be legal in the
     /// position it is played from (the capture role is taken from the move).
+    ///
+    /// Each arm fills both lists whole, unused slots included: this runs at
+    /// every make, and writing each slot once is cheaper than clearing the
+    /// lists first.
+    #[inline(always)]
     pub fn of_move(m: Move, mover: Color) -> PieceChanges {
-        let mut changes = PieceChanges::default();
+        let on = |role: Role, color: Color, square: Square| PieceOnSquare {
+            piece: role.of(color),
+            square,
+        };
         match m {
             Move::Normal {
                 role,
@@ -72,30 +70,68 @@ impl PieceChanges {
                 to,
                 promotion,
             } => {
-                changes.remove(role.of(mover), from);
-                if let Some(captured) = capture {
-                    changes.remove(captured.of(!mover), to);
+                let arrives = on(promotion.unwrap_or(role), mover, to);
+                let leaves = on(role, mover, from);
+                match capture {
+                    Some(captured) => PieceChanges {
+                        removed: [leaves, on(captured, !mover, to)],
+                        added: [arrives, UNUSED],
+                        removed_count: 2,
+                        added_count: 1,
+                    },
+                    None => PieceChanges {
+                        removed: [leaves, UNUSED],
+                        added: [arrives, UNUSED],
+                        removed_count: 1,
+                        added_count: 1,
+                    },
                 }
-                changes.add(promotion.unwrap_or(role).of(mover), to);
             }
-            Move::EnPassant { from, to } => {
-                changes.remove(Role::Pawn.of(mover), from);
-                changes.remove(
-                    Role::Pawn.of(!mover),
-                    Square::from_coords(to.file(), from.rank()),
-                );
-                changes.add(Role::Pawn.of(mover), to);
-            }
+            Move::EnPassant { from, to } => PieceChanges {
+                removed: [
+                    on(Role::Pawn, mover, from),
+                    on(
+                        Role::Pawn,
+                        !mover,
+                        Square::from_coords(to.file(), from.rank()),
+                    ),
+                ],
+                added: [on(Role::Pawn, mover, to), UNUSED],
+                removed_count: 2,
+                added_count: 1,
+            },
             Move::Castle { king, rook } => {
                 let side = CastlingSide::from_king_side(king < rook);
-                changes.remove(Role::King.of(mover), king);
-                changes.remove(Role::Rook.of(mover), rook);
-                changes.add(Role::King.of(mover), side.king_to(mover));
-                changes.add(Role::Rook.of(mover), side.rook_to(mover));
+                PieceChanges {
+                    removed: [on(Role::King, mover, king), on(Role::Rook, mover, rook)],
+                    added: [
+                        on(Role::King, mover, side.king_to(mover)),
+                        on(Role::Rook, mover, side.rook_to(mover)),
+                    ],
+                    removed_count: 2,
+                    added_count: 2,
+                }
             }
-            Move::Put { role, to } => changes.add(role.of(mover), to),
+            Move::Put { role, to } => PieceChanges {
+                removed: [UNUSED; 2],
+                added: [on(role, mover, to), UNUSED],
+                removed_count: 0,
+                added_count: 1,
+            },
         }
-        changes
+    }
+
+    /// Both lists whole, unused slots included (they hold a placeholder),
+    /// each with its count: for code that handles the two fixed slots
+    /// faster than a loop over the used ones.
+    #[inline(always)]
+    pub fn slots(&self) -> ([PieceOnSquare; 2], usize, [PieceOnSquare; 2], usize) {
+        (
+            self.removed,
+            usize::from(self.removed_count),
+            self.added,
+            usize::from(self.added_count),
+        )
     }
 
     pub fn removed(&self) -> impl Iterator<Item = PieceOnSquare> + '_ {

@@ -7,7 +7,7 @@
 
 use shakmaty::{Bitboard, Color, Piece, Square};
 
-use super::{PieceChanges, Snapshot};
+use super::{PieceChanges, PieceOnSquare, Snapshot};
 
 use crate::rng::SplitMix64;
 
@@ -64,15 +64,17 @@ pub fn piece_key(piece: Piece, square: Square) -> u64 {
 /// XOR of the keys of the pieces a move took away and put down.
 #[inline(always)]
 pub fn changes_key(changes: &PieceChanges) -> u64 {
-    // Two loops, not a chained iterator: this runs at every make.
-    let mut key = 0;
-    for c in changes.removed() {
-        key ^= piece_key(c.piece, c.square);
-    }
-    for c in changes.added() {
-        key ^= piece_key(c.piece, c.square);
-    }
-    key
+    let key = |c: PieceOnSquare| piece_key(c.piece, c.square);
+    let (removed, removed_count, added, added_count) = changes.slots();
+    debug_assert!(removed_count >= 1 && added_count >= 1, "{changes:?}");
+    // Every chess move takes a piece off and puts one down; the second
+    // slots, used by captures and castling only, count where their mask
+    // is all ones. No branch to mispredict.
+    let second = |used: usize| 0u64.wrapping_sub(u64::from(used == 2));
+    key(removed[0])
+        ^ key(added[0])
+        ^ (key(removed[1]) & second(removed_count))
+        ^ (key(added[1]) & second(added_count))
 }
 
 /// XOR of the keys of every rook square in `rights`.
