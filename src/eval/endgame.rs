@@ -23,9 +23,9 @@
 
 mod kpk;
 
-use shakmaty::{Bitboard, Board, Color, File, Rank, Role, Square, attacks};
+use shakmaty::{Bitboard, Color, File, Rank, Role, Square, attacks};
 
-use crate::position::Snapshot;
+use crate::position::{Board, Snapshot};
 
 /// Known wins score this plus the winner's material plus progress terms:
 /// clear of every ordinary evaluation, below the search's `EVAL_LIMIT`

@@ -9,6 +9,7 @@
 //! This is cheaper than reversing the state by hand and cannot get the
 //! reversal wrong.
 
+mod board;
 mod changes;
 pub mod movegen;
 mod snapshot;
@@ -21,6 +22,7 @@ use shakmaty::{
     Setup, fen::Fen, uci::UciMove,
 };
 
+pub use board::Board;
 pub use changes::{PieceChanges, PieceOnSquare};
 pub use snapshot::Snapshot;
 
@@ -42,11 +44,8 @@ impl std::error::Error for PositionError {}
 #[derive(Clone)]
 struct State {
     snapshot: Snapshot,
-    /// The Zobrist key of `snapshot`: piece keys XOR `state_key`.
+    /// The Zobrist key of `snapshot` (see [`key_of`]).
     key: u64,
-    /// The side/castling/en-passant part of `key`, kept so `make` need not
-    /// recompute the parent's.
-    state_key: u64,
     /// Plies since the last capture, pawn move, castling-rights change or null
     /// move: no position further back can repeat the current one.
     reversible_plies: u32,
@@ -80,10 +79,9 @@ impl Position {
 
     pub fn from_chess(chess: Chess) -> Position {
         let snapshot = Snapshot::from_chess(&chess);
-        let key = zobrist::full_key(&snapshot);
+        let key = key_of(&snapshot);
         let mut states = Vec::with_capacity(256);
         states.push(State {
-            state_key: zobrist::state_key(&snapshot),
             key,
             reversible_plies: 0,
             snapshot,
@@ -166,6 +164,12 @@ impl Position {
         self.top().key
     }
 
+    /// The current key computed from scratch, for tests and debug checks of
+    /// the incremental one.
+    pub fn key_from_scratch(&self) -> u64 {
+        key_from_scratch(self.snapshot())
+    }
+
     pub fn turn(&self) -> Color {
         self.snapshot().turn()
     }
@@ -226,13 +230,10 @@ impl Position {
         let state = self.states.last_mut().expect("just pushed");
         let rights_before = state.snapshot.castles().castling_rights();
         let changes = state.snapshot.play(m);
-
-        let key = state.key ^ state.state_key ^ zobrist::changes_key(&changes);
-        state.state_key = zobrist::state_key(&state.snapshot);
-        state.key = key ^ state.state_key;
+        state.key = key_of(&state.snapshot);
         debug_assert_eq!(
             state.key,
-            zobrist::full_key(&state.snapshot),
+            key_from_scratch(&state.snapshot),
             "incremental Zobrist key differs from a fresh one after {m:?}"
         );
 
@@ -256,17 +257,15 @@ impl Position {
         }
         let mut swapped = top.snapshot.clone();
         swapped.pass();
-        let state_key = zobrist::state_key(&swapped);
-        let key = top.key ^ top.state_key ^ state_key;
+        let key = key_of(&swapped);
         debug_assert_eq!(
             key,
-            zobrist::full_key(&swapped),
+            key_from_scratch(&swapped),
             "incremental Zobrist key differs from a fresh one after a null move"
         );
         self.states.push(State {
             snapshot: swapped,
             key,
-            state_key,
             // A null move breaks every repetition chain through it.
             reversible_plies: 0,
         });
@@ -339,6 +338,42 @@ impl Position {
     pub fn is_insufficient_material(&self) -> bool {
         self.snapshot().is_insufficient_material()
     }
+}
+
+/// The Zobrist key of `snapshot`: its board's running piece key and the
+/// side, castling and en-passant part.
+#[inline(always)]
+fn key_of(snapshot: &Snapshot) -> u64 {
+    snapshot.board().key() ^ state_key(snapshot)
+}
+
+/// The side/castling/en-passant part of the key; the en-passant file counts
+/// only when a legal en-passant capture exists.
+#[inline(always)]
+fn state_key(snapshot: &Snapshot) -> u64 {
+    let en_passant = snapshot
+        .maybe_ep_square()
+        .and_then(|_| legal_en_passant(snapshot));
+    zobrist::state_key(
+        snapshot.turn(),
+        snapshot.castles().castling_rights(),
+        en_passant,
+    )
+}
+
+/// Kept out of line: only double pawn pushes get here, and deciding the
+/// capture's legality would bloat every caller's frame.
+#[inline(never)]
+fn legal_en_passant(snapshot: &Snapshot) -> Option<shakmaty::Square> {
+    snapshot
+        .maybe_ep_square()
+        .filter(|&to| movegen::has_legal_en_passant(snapshot, to))
+}
+
+/// The key computed from scratch, every piece anew: what the incremental
+/// key must always equal.
+fn key_from_scratch(snapshot: &Snapshot) -> u64 {
+    zobrist::pieces_key(snapshot.board().iter()) ^ state_key(snapshot)
 }
 
 /// Input echoed in an error message, cut short if someone pasted a novel.

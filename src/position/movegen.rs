@@ -18,11 +18,10 @@
 use std::ops::ControlFlow;
 
 use shakmaty::{
-    Bitboard, Board, CastlingSide, Color, File, Move, MoveList, Position as _, Role, Square,
-    attacks,
+    Bitboard, CastlingSide, Color, File, Move, MoveList, Position as _, Role, Square, attacks,
 };
 
-use super::Snapshot;
+use super::{Board, Snapshot};
 
 /// Every legal move, into `moves` (cleared first).
 pub fn legal_moves(chess: &Snapshot, moves: &mut MoveList) {

@@ -13,11 +13,11 @@
 use std::num::NonZeroU32;
 
 use shakmaty::{
-    Bitboard, Board, Castles, CastlingMode, CastlingSide, Chess, Color, FromSetup, Move,
-    Position as _, PositionError, Role, Setup, Square,
+    Bitboard, Castles, CastlingMode, CastlingSide, Chess, Color, FromSetup, Move, Position as _,
+    PositionError, Role, Setup, Square,
 };
 
-use super::PieceChanges;
+use super::{Board, PieceChanges};
 
 #[derive(Clone, Debug)]
 pub struct Snapshot {
@@ -36,7 +36,7 @@ pub struct Snapshot {
 impl Snapshot {
     pub fn from_chess(chess: &Chess) -> Snapshot {
         Snapshot {
-            board: chess.board().clone(),
+            board: Board::from_shakmaty(chess.board()),
             castles: chess.castles().clone(),
             checkers: chess.checkers(),
             ep_square: chess.maybe_ep_square(),
@@ -51,7 +51,7 @@ impl Snapshot {
     /// asks for it.
     pub fn to_chess(&self) -> Chess {
         let setup = Setup {
-            board: self.board.clone(),
+            board: self.board.to_shakmaty(),
             castling_rights: self.castles.castling_rights(),
             ep_square: self.ep_square,
             turn: self.turn,
@@ -194,23 +194,31 @@ impl Snapshot {
                         self.castles.discard_rook(to);
                     }
                 }
-                self.board.discard_piece_at(from);
-                self.board
-                    .set_piece_at(to, promotion.unwrap_or(role).of(mover));
+                if let Some(captured) = capture {
+                    self.board.remove(to, captured.of(!mover));
+                }
+                match promotion {
+                    None => self.board.shift(from, to, role.of(mover)),
+                    Some(promoted) => {
+                        self.board.remove(from, role.of(mover));
+                        self.board.put(to, promoted.of(mover));
+                    }
+                }
             }
             Move::Castle { king, rook } => {
                 let side = CastlingSide::from_king_side(king < rook);
-                self.board.discard_piece_at(king);
-                self.board.discard_piece_at(rook);
-                self.board.set_piece_at(side.rook_to(mover), mover.rook());
-                self.board.set_piece_at(side.king_to(mover), mover.king());
+                // Lift both first: in Chess960 either may land where the
+                // other stood.
+                self.board.remove(king, mover.king());
+                self.board.remove(rook, mover.rook());
+                self.board.put(side.rook_to(mover), mover.rook());
+                self.board.put(side.king_to(mover), mover.king());
                 self.castles.discard_color(mover);
             }
             Move::EnPassant { from, to } => {
-                self.board
-                    .discard_piece_at(Square::from_coords(to.file(), from.rank()));
-                self.board.discard_piece_at(from);
-                self.board.set_piece_at(to, mover.pawn());
+                let captured = Square::from_coords(to.file(), from.rank());
+                self.board.remove(captured, (!mover).pawn());
+                self.board.shift(from, to, mover.pawn());
             }
             Move::Put { .. } => unreachable!("drops are not chess moves"),
         }

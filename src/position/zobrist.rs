@@ -7,8 +7,6 @@
 
 use shakmaty::{Bitboard, Color, Piece, Square};
 
-use super::{PieceChanges, PieceOnSquare, Snapshot};
-
 use crate::rng::SplitMix64;
 
 struct Keys {
@@ -61,22 +59,6 @@ pub fn piece_key(piece: Piece, square: Square) -> u64 {
     KEYS.pieces[piece_index(piece) * 64 + square as usize]
 }
 
-/// XOR of the keys of the pieces a move took away and put down.
-#[inline(always)]
-pub fn changes_key(changes: &PieceChanges) -> u64 {
-    let key = |c: PieceOnSquare| piece_key(c.piece, c.square);
-    let (removed, removed_count, added, added_count) = changes.slots();
-    debug_assert!(removed_count >= 1 && added_count >= 1, "{changes:?}");
-    // Every chess move takes a piece off and puts one down; the second
-    // slots, used by captures and castling only, count where their mask
-    // is all ones. No branch to mispredict.
-    let second = |used: usize| 0u64.wrapping_sub(u64::from(used == 2));
-    key(removed[0])
-        ^ key(added[0])
-        ^ (key(removed[1]) & second(removed_count))
-        ^ (key(added[1]) & second(added_count))
-}
-
 /// XOR of the keys of every rook square in `rights`.
 #[inline]
 pub fn castling_key(rights: Bitboard) -> u64 {
@@ -99,35 +81,18 @@ pub fn side_key(turn: Color) -> u64 {
     }
 }
 
-/// The part of the key that does not depend on piece placement: side to move,
-/// castling rights, and the en-passant file when a legal capture exists (so
-/// positions that differ only by an unusable en-passant square are equal, as
-/// the repetition rule demands).
+/// The part of the key that does not depend on piece placement: side to
+/// move, castling rights (as rook squares), and the en-passant square's
+/// file. The caller passes the en-passant square only when a legal capture
+/// exists, so that positions differing only by an unusable en-passant
+/// square are equal, as the repetition rule demands.
 #[inline]
-pub fn state_key(chess: &Snapshot) -> u64 {
-    let ep = match chess.maybe_ep_square() {
-        None => 0,
-        Some(_) => legal_en_passant_key(chess),
-    };
-    side_key(chess.turn()) ^ castling_key(chess.castles().castling_rights()) ^ ep
+pub fn state_key(turn: Color, castling_rights: Bitboard, en_passant: Option<Square>) -> u64 {
+    side_key(turn) ^ castling_key(castling_rights) ^ en_passant_key(en_passant)
 }
 
-/// Kept out of line: deciding whether an en-passant capture is legal needs a
-/// move list on the stack, which would bloat every caller's frame, while
-/// only double pawn pushes get here.
-#[inline(never)]
-fn legal_en_passant_key(chess: &Snapshot) -> u64 {
-    let ep = chess.maybe_ep_square();
-    en_passant_key(ep.filter(|&to| super::movegen::has_legal_en_passant(chess, to)))
-}
-
-/// The key computed from scratch; the incremental key must always equal it.
-pub fn full_key(chess: &Snapshot) -> u64 {
-    let board = chess.board();
-    board
-        .occupied()
-        .into_iter()
-        .fold(state_key(chess), |k, sq| {
-            k ^ board.piece_at(sq).map_or(0, |p| piece_key(p, sq))
-        })
+/// XOR of the keys of `pieces`: the placement's part of the key, from
+/// scratch.
+pub fn pieces_key(pieces: impl Iterator<Item = (Square, Piece)>) -> u64 {
+    pieces.fold(0, |key, (square, piece)| key ^ piece_key(piece, square))
 }

@@ -13,7 +13,7 @@ use super::time::{Clock, TimeBudget};
 use super::tt::{TtHit, refines_eval};
 use super::{Limits, SearchConfig, SearchControl, TranspositionTable};
 use crate::eval::{Evaluator, endgame};
-use crate::position::{Position, movegen, zobrist};
+use crate::position::{Position, movegen};
 
 /// Marks "no static evaluation" (in check) in the ply stack and the table.
 pub const NO_EVAL: i32 = i16::MIN as i32;
@@ -230,7 +230,7 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
     fn debug_assert_key(&self) {
         debug_assert_eq!(
             self.pos.key(),
-            zobrist::full_key(self.pos.snapshot()),
+            self.pos.key_from_scratch(),
             "incremental key wrong in {}",
             self.pos.fen()
         );

@@ -875,6 +875,7 @@ impl DenseGrads {
 mod tests {
     use super::*;
     use crate::eval::nnue::features::KingBuckets;
+    use crate::position::Board;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, Position as _};
 
@@ -983,8 +984,13 @@ mod tests {
             "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5NK1/PPPP1PPP/RNBQ3R w kq - 4 4",
         ] {
             let pos = board(fen);
-            let raw =
-                |net: &Network| net.raw_output_board(Kernels::scalar(), pos.board(), pos.turn());
+            let raw = |net: &Network| {
+                net.raw_output_board(
+                    Kernels::scalar(),
+                    &Board::from_shakmaty(pos.board()),
+                    pos.turn(),
+                )
+            };
             assert_eq!(raw(&a), raw(&b), "{fen}");
         }
         // Only a one-king-bucket Chess768 model spreads.
@@ -1033,7 +1039,11 @@ mod tests {
                     model.active_rows(!turn, pos.board().iter(), &mut them);
                     let bucket = model.bucket_for(pos.board().occupied().count());
                     let out = pass.forward_quantised(&net, bucket, &us, &them);
-                    let raw = net.raw_output_board(Kernels::scalar(), pos.board(), turn);
+                    let raw = net.raw_output_board(
+                        Kernels::scalar(),
+                        &Board::from_shakmaty(pos.board()),
+                        turn,
+                    );
                     let emulated = out * raw_per_unit(&model);
                     assert!(
                         (emulated - raw as f32).abs() < 0.01 + 1e-6 * raw.abs() as f32,

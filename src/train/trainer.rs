@@ -790,8 +790,11 @@ pub fn quantisation_error(model: &Model, data: &[PackedPosition]) -> Option<(usi
     for pos in sample {
         let p = pos.unpack().ok()?;
         let float = f64::from(model.evaluate(&p.board, p.turn));
-        let quant =
-            f64::from(net.centipawns(net.raw_output_board(Kernels::scalar(), &p.board, p.turn)));
+        let quant = f64::from(net.centipawns(net.raw_output_board(
+            Kernels::scalar(),
+            &crate::position::Board::from_shakmaty(&p.board),
+            p.turn,
+        )));
         let d = (float - quant).abs();
         sum += d;
         max = max.max(d);
@@ -1036,8 +1039,11 @@ mod tests {
             let (mut float_right, mut quant_right) = (0, 0);
             for p in &held_out {
                 let float = report.model.evaluate(&p.board, p.turn);
-                let quant =
-                    net.centipawns(net.raw_output_board(Kernels::scalar(), &p.board, p.turn));
+                let quant = net.centipawns(net.raw_output_board(
+                    Kernels::scalar(),
+                    &crate::position::Board::from_shakmaty(&p.board),
+                    p.turn,
+                ));
                 float_right += usize::from((float > 0.0) == (p.score > 0));
                 quant_right += usize::from((quant > 0) == (p.score > 0));
             }
@@ -1070,7 +1076,11 @@ mod tests {
         let right = held_out
             .iter()
             .filter(|p| {
-                let cp = net.centipawns(net.raw_output_board(Kernels::scalar(), &p.board, p.turn));
+                let cp = net.centipawns(net.raw_output_board(
+                    Kernels::scalar(),
+                    &crate::position::Board::from_shakmaty(&p.board),
+                    p.turn,
+                ));
                 (cp > 0) == (p.score > 0)
             })
             .count();
@@ -1095,9 +1105,11 @@ mod tests {
             let mut sum = 0.0;
             for p in &held_out {
                 let float = report.model.evaluate(&p.board, p.turn);
-                let quant =
-                    net.centipawns(net.raw_output_board(Kernels::scalar(), &p.board, p.turn))
-                        as f32;
+                let quant = net.centipawns(net.raw_output_board(
+                    Kernels::scalar(),
+                    &crate::position::Board::from_shakmaty(&p.board),
+                    p.turn,
+                )) as f32;
                 let diff = (float - quant).abs();
                 sum += diff;
                 assert!(

@@ -488,8 +488,8 @@ fn a_hand_made_net_gives_the_values_computed_by_hand() {
         );
         for (fen, expected) in cases {
             let pos = Position::from_fen(fen, false).unwrap();
-            let board = pos.snapshot().board();
-            assert_eq!(hand_computed(board, pos.turn()), expected, "{fen}");
+            let board = pos.snapshot().board().to_shakmaty();
+            assert_eq!(hand_computed(&board, pos.turn()), expected, "{fen}");
             for kernels in SimdPath::ALL.into_iter().filter_map(Kernels::for_path) {
                 let mut ev = NnueEvaluator::with_kernels(net.clone(), kernels);
                 ev.reset(&pos);
@@ -508,7 +508,7 @@ fn a_hand_made_net_gives_the_values_computed_by_hand() {
             if let WalkEvent::Check(pos) = event {
                 assert_eq!(
                     ev.evaluate(pos),
-                    hand_computed(pos.snapshot().board(), pos.turn()),
+                    hand_computed(&pos.snapshot().board().to_shakmaty(), pos.turn()),
                     "{}",
                     pos.fen()
                 );

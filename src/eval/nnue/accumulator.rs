@@ -16,7 +16,9 @@
 //! ply reads its parent's accumulator. Nets with a PSQT part keep its sums
 //! alongside each accumulator and update them with the same feature changes.
 
-use shakmaty::{Board, Color, Square};
+use shakmaty::{Color, Square};
+
+use crate::position::Board;
 
 use super::features::{FeatureSet, PieceBoards, color_index, piece_boards};
 use super::layers::{Accumulated, apply_psqt};
@@ -84,7 +86,7 @@ impl AccumulatorStack {
             top: 0,
             cache: vec![empty; 2 * 64],
         };
-        stack.reset(&Board::new());
+        stack.reset(&Board::from_shakmaty(&shakmaty::Board::new()));
         stack
     }
 

@@ -26,7 +26,9 @@
 //!   the net file): `index = 64 × (2 × role + theirs) + (sq ^ m) + 768 ×
 //!   bucket`, 768 × K inputs.
 
-use shakmaty::{Bitboard, Board, Color, Piece, Role, Square};
+use shakmaty::{Bitboard, Color, Piece, Role, Square};
+
+use crate::position::Board;
 
 /// The feature sets tarpon reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -624,7 +626,8 @@ mod tests {
         let chess768 = KingBuckets::NAMED.map(|(_, b)| FeatureSet::Chess768(b));
         for set in FeatureSet::ALL.into_iter().chain(chess768) {
             for color in Color::ALL {
-                let mut active = set.active_features(color, pos.board());
+                let mut active =
+                    set.active_features(color, &crate::position::Board::from_shakmaty(pos.board()));
                 assert!(active.iter().all(|&i| i < set.dimensions()));
                 let n = active.len();
                 active.sort_unstable();

@@ -4,7 +4,9 @@
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use shakmaty::{Board, Color};
+use shakmaty::Color;
+
+use crate::position::Board;
 
 use super::features::FeatureSet;
 use super::layers::{
