@@ -121,19 +121,6 @@ impl PieceChanges {
         }
     }
 
-    /// Both lists whole, unused slots included (they hold a placeholder),
-    /// each with its count: for code that handles the two fixed slots
-    /// faster than a loop over the used ones.
-    #[inline(always)]
-    pub fn slots(&self) -> ([PieceOnSquare; 2], usize, [PieceOnSquare; 2], usize) {
-        (
-            self.removed,
-            usize::from(self.removed_count),
-            self.added,
-            usize::from(self.added_count),
-        )
-    }
-
     pub fn removed(&self) -> impl Iterator<Item = PieceOnSquare> + '_ {
         self.removed[..usize::from(self.removed_count)]
             .iter()

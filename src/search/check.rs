@@ -4,7 +4,6 @@
 use shakmaty::{Bitboard, Move, Role, Square, attacks};
 
 use crate::position::Snapshot;
-
 use crate::position::movegen::slider_blockers;
 
 /// What a node's moves need to tell checks, worked out once: the enemy

@@ -21,11 +21,9 @@
 
 use shakmaty::{Move, MoveList, Role};
 
-use crate::position::Snapshot;
-
 use super::history::{Continuation, History, QUIET_SCORE_MAX};
 use super::see::{see_at_least, see_value};
-use crate::position::{Position, movegen};
+use crate::position::{Position, Snapshot, movegen};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Stage {
