@@ -12,7 +12,7 @@
 //! |---|---|---|
 //! | `rng` | SplitMix64, the one seeded generator behind keys, books and random nets | |
 //! | `huge_pages` | buffers for big tables read at random (hash, net rows), backed by huge pages | |
-//! | `position` | the board over shakmaty: FEN, moves, Zobrist keys, repetition history | `rng` |
+//! | `position` | the position the search plays on (its own board and make, shakmaty for rules, FEN and notation): move generation, Zobrist keys, repetition history | `rng` |
 //! | `perft` | counting move-generation leaves: perft, divide, suites, the perft hash table | `position` |
 //! | `tablebase` | Syzygy files: finding and validating them, guarded WDL/DTZ probes, ranking root moves | `position` |
 //! | `eval` | static evaluation: PST, NNUE (format, features, accumulators, SIMD), endgame knowledge | `huge_pages`, `position`, `rng` |
