@@ -118,7 +118,7 @@ pub fn is_legal_quiet(chess: &Snapshot, m: Move) -> bool {
             from,
             capture: None,
             to,
-            promotion,
+            ..
         } => {
             let occupied = board.occupied();
             if board.piece_at(from) != Some(role.of(turn)) || occupied.contains(to) {
@@ -131,21 +131,7 @@ pub fn is_legal_quiet(chess: &Snapshot, m: Move) -> bool {
                 }
                 _ => attacks::attacks(from, role.of(turn), occupied).contains(to),
             };
-            let promotes = role == Role::Pawn && Bitboard::BACKRANKS.contains(to);
-            let promotion_fits = match promotion {
-                None => !promotes,
-                Some(r) => promotes && PROMOTIONS.contains(&r),
-            };
-            if !reaches || !promotion_fits {
-                false
-            } else if role == Role::King {
-                safe_king_targets(chess, king, Bitboard::from_square(to)).any()
-            } else {
-                // A piece off every line through the king cannot be pinned:
-                // the blockers are looked for only when it is on one.
-                attacks::ray(king, from).is_empty()
-                    || is_safe(chess, king, m, slider_blockers(board, chess.them(), king))
-            }
+            reaches && promotes_rightly_and_keeps_king_safe(chess, king, m)
         }
         Move::Castle { king: from, rook } => {
             let side = if from.file() < rook.file() {
@@ -177,7 +163,7 @@ pub fn is_legal(chess: &Snapshot, m: Move) -> bool {
             role,
             from,
             to,
-            promotion,
+            ..
         } => {
             if board.piece_at(from) != Some(role.of(turn))
                 || board.piece_at(to) != Some(captured.of(!turn))
@@ -188,19 +174,7 @@ pub fn is_legal(chess: &Snapshot, m: Move) -> bool {
                 Role::Pawn => attacks::pawn_attacks(turn, from).contains(to),
                 _ => attacks::attacks(from, role.of(turn), board.occupied()).contains(to),
             };
-            let promotes = role == Role::Pawn && Bitboard::BACKRANKS.contains(to);
-            let promotion_fits = match promotion {
-                None => !promotes,
-                Some(r) => promotes && PROMOTIONS.contains(&r),
-            };
-            if !reaches || !promotion_fits {
-                false
-            } else if role == Role::King {
-                safe_king_targets(chess, king, Bitboard::from_square(to)).any()
-            } else {
-                attacks::ray(king, from).is_empty()
-                    || is_safe(chess, king, m, slider_blockers(board, chess.them(), king))
-            }
+            reaches && promotes_rightly_and_keeps_king_safe(chess, king, m)
         }
         Move::EnPassant { from, to } => {
             chess.maybe_ep_square() == Some(to)
@@ -208,6 +182,43 @@ pub fn is_legal(chess: &Snapshot, m: Move) -> bool {
                 && is_safe_en_passant(chess, king, from, to)
         }
         _ => is_legal_quiet(chess, m),
+    }
+}
+
+/// For a normal move (not in check) whose piece reaches its target: it
+/// promotes exactly when a pawn reaches the last rank, to a piece it may
+/// promote to, and leaves the king safe.
+#[inline(always)]
+fn promotes_rightly_and_keeps_king_safe(chess: &Snapshot, king: Square, m: Move) -> bool {
+    let Move::Normal {
+        role,
+        from,
+        to,
+        promotion,
+        ..
+    } = m
+    else {
+        return false;
+    };
+    let promotes = role == Role::Pawn && Bitboard::BACKRANKS.contains(to);
+    let promotion_fits = match promotion {
+        None => !promotes,
+        Some(r) => promotes && PROMOTIONS.contains(&r),
+    };
+    if !promotion_fits {
+        false
+    } else if role == Role::King {
+        safe_king_targets(chess, king, Bitboard::from_square(to)).any()
+    } else {
+        // A piece off every line through the king cannot be pinned: the
+        // blockers are looked for only when it is on one.
+        attacks::ray(king, from).is_empty()
+            || is_safe(
+                chess,
+                king,
+                m,
+                slider_blockers(chess.board(), chess.them(), king),
+            )
     }
 }
 
