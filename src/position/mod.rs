@@ -4,7 +4,7 @@
 //! and copy-make/unmake.
 //!
 //! Copy-make: the positions since the last `forget_undo` lie on a stack, the
-//! current one on top. `make` copies the top (a snapshot is about 130 bytes)
+//! current one on top. `make` copies the top (a snapshot is about 110 bytes)
 //! and plays the move on the copy; `unmake` drops the top, copying nothing.
 //! This is cheaper than reversing the state by hand and cannot get the
 //! reversal wrong.
