@@ -4,7 +4,7 @@
 //! and copy-make/unmake.
 //!
 //! Copy-make: the positions since the last `forget_undo` lie on a stack, the
-//! current one on top. `make` copies the top (a snapshot is about 110 bytes)
+//! current one on top. `make` copies the top (a snapshot is about 150 bytes)
 //! and plays the move on the copy; `unmake` drops the top, copying nothing.
 //! This is cheaper than reversing the state by hand and cannot get the
 //! reversal wrong.
@@ -228,7 +228,7 @@ impl Position {
         // One copy, straight into the new top.
         self.states.extend_from_within(top..);
         let state = self.states.last_mut().expect("just pushed");
-        let rights_before = state.snapshot.castling_rights();
+        let rights_before = state.snapshot.castles().castling_rights();
         let changes = state.snapshot.play(m);
         state.key = key_of(&state.snapshot);
         debug_assert_eq!(
@@ -237,7 +237,8 @@ impl Position {
             "incremental Zobrist key differs from a fresh one after {m:?}"
         );
 
-        let irreversible = m.is_zeroing() || state.snapshot.castling_rights() != rights_before;
+        let irreversible =
+            m.is_zeroing() || state.snapshot.castles().castling_rights() != rights_before;
         state.reversible_plies = if irreversible {
             0
         } else {
@@ -353,7 +354,11 @@ fn state_key(snapshot: &Snapshot) -> u64 {
     let en_passant = snapshot
         .maybe_ep_square()
         .and_then(|_| legal_en_passant(snapshot));
-    zobrist::state_key(snapshot.turn(), snapshot.castling_rights(), en_passant)
+    zobrist::state_key(
+        snapshot.turn(),
+        snapshot.castles().castling_rights(),
+        en_passant,
+    )
 }
 
 /// Kept out of line: only double pawn pushes get here, and deciding the

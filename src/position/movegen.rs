@@ -486,10 +486,11 @@ fn walk_non_king<const TACTICAL: bool, const QUIET: bool>(
 /// king and rook lifted as castling lifts them (Chess960 included).
 fn legal_castling_rook(chess: &Snapshot, king: Square, side: CastlingSide) -> Option<Square> {
     let turn = chess.turn();
-    let rook = chess.castling_rook(turn, side)?;
+    let castles = chess.castles();
+    let rook = castles.rook(turn, side)?;
     let board = chess.board();
     let occupied = board.occupied();
-    if (chess.castling_path(turn, side, king, rook) & occupied).any() {
+    if (castles.path(turn, side) & occupied).any() {
         return None;
     }
     let attacked = |square, occupied| board.attacks_to(square, !turn, occupied).any();

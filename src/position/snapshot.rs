@@ -13,8 +13,8 @@
 use std::num::NonZeroU32;
 
 use shakmaty::{
-    Bitboard, CastlingMode, CastlingSide, Chess, Color, FromSetup, Move, Position as _,
-    PositionError, Role, Setup, Square, attacks,
+    Bitboard, Castles, CastlingMode, CastlingSide, Chess, Color, FromSetup, Move, Position as _,
+    PositionError, Role, Setup, Square,
 };
 
 use super::{Board, PieceChanges};
@@ -22,11 +22,7 @@ use super::{Board, PieceChanges};
 #[derive(Clone, Debug)]
 pub struct Snapshot {
     board: Board,
-    /// The squares of the rooks that may still castle (shakmaty's
-    /// `castling_rights`); the king of a side that has any is on its
-    /// starting square.
-    castling: Bitboard,
-    castling_mode: CastlingMode,
+    castles: Castles,
     /// The enemy pieces attacking the king of the side to move.
     checkers: Bitboard,
     /// Set after every double pawn push, whether or not a pawn can capture
@@ -41,8 +37,7 @@ impl Snapshot {
     pub fn from_chess(chess: &Chess) -> Snapshot {
         Snapshot {
             board: Board::from_shakmaty(chess.board()),
-            castling: chess.castles().castling_rights(),
-            castling_mode: chess.castles().mode(),
+            castles: chess.castles().clone(),
             checkers: chess.checkers(),
             ep_square: chess.maybe_ep_square(),
             turn: chess.turn(),
@@ -57,7 +52,7 @@ impl Snapshot {
     pub fn to_chess(&self) -> Chess {
         let setup = Setup {
             board: self.board.to_shakmaty(),
-            castling_rights: self.castling,
+            castling_rights: self.castles.castling_rights(),
             ep_square: self.ep_square,
             turn: self.turn,
             halfmoves: self.halfmoves,
@@ -67,7 +62,7 @@ impl Snapshot {
         // Every snapshot descends by legal moves from a position shakmaty
         // accepted, forgiving what `Position::from_fen` forgives; the rest
         // of what it would object to cannot arise from legal moves.
-        Chess::from_setup(setup, self.castling_mode)
+        Chess::from_setup(setup, self.castles.mode())
             .or_else(PositionError::ignore_invalid_ep_square)
             .or_else(PositionError::ignore_too_much_material)
             .or_else(PositionError::ignore_impossible_check)
@@ -84,39 +79,9 @@ impl Snapshot {
         self.turn
     }
 
-    /// The rook squares that still carry castling rights.
     #[inline(always)]
-    pub fn castling_rights(&self) -> Bitboard {
-        self.castling
-    }
-
-    /// The rook `color` may castle with on `side`, if it still may.
-    #[inline(always)]
-    pub fn castling_rook(&self, color: Color, side: CastlingSide) -> Option<Square> {
-        let rooks = self.castling & Bitboard::from_rank(color.backrank());
-        let king = self.board.king_of(color)?;
-        match side {
-            CastlingSide::QueenSide => rooks.first().filter(|r| r.file() < king.file()),
-            CastlingSide::KingSide => rooks.last().filter(|r| r.file() > king.file()),
-        }
-    }
-
-    /// The squares between king and `rook` and their targets that must be
-    /// empty (but for the two castling pieces) to castle on `side`, as
-    /// shakmaty's `Castles::path` gives them.
-    #[inline(always)]
-    pub fn castling_path(
-        &self,
-        color: Color,
-        side: CastlingSide,
-        king: Square,
-        rook: Square,
-    ) -> Bitboard {
-        let (king_to, rook_to) = (side.king_to(color), side.rook_to(color));
-        (attacks::between(rook, rook_to).with(rook_to)
-            | attacks::between(king, king_to).with(king_to))
-        .without(king)
-        .without(rook)
+    pub fn castles(&self) -> &Castles {
+        &self.castles
     }
 
     /// The en-passant square after a double push, capturable or not.
@@ -166,7 +131,7 @@ impl Snapshot {
     }
 
     pub fn castling_mode(&self) -> CastlingMode {
-        self.castling_mode
+        self.castles.mode()
     }
 
     /// Neither side can mate, by shakmaty's rule: a side with a pawn, rook
@@ -219,13 +184,15 @@ impl Snapshot {
                     // Half way between origin and target.
                     self.ep_square = Some(Square::new((u32::from(from) + u32::from(to)) / 2));
                 }
-                if self.castling.any() {
+                if self.castles.any() {
                     if role == Role::King {
-                        self.castling &= !Bitboard::from_rank(mover.backrank());
+                        self.castles.discard_color(mover);
+                    } else if role == Role::Rook {
+                        self.castles.discard_rook(from);
                     }
-                    // Only rooks stand on the rights' squares: a move from
-                    // one moves that rook, a move to one takes it.
-                    self.castling = self.castling.without(from).without(to);
+                    if capture == Some(Role::Rook) {
+                        self.castles.discard_rook(to);
+                    }
                 }
                 if let Some(captured) = capture {
                     self.board.remove(to, captured.of(!mover));
@@ -246,7 +213,7 @@ impl Snapshot {
                 self.board.remove(rook, mover.rook());
                 self.board.put(side.rook_to(mover), mover.rook());
                 self.board.put(side.king_to(mover), mover.king());
-                self.castling &= !Bitboard::from_rank(mover.backrank());
+                self.castles.discard_color(mover);
             }
             Move::EnPassant { from, to } => {
                 let captured = Square::from_coords(to.file(), from.rank());
@@ -311,38 +278,6 @@ mod tests {
             }
         }
         assert!(compared > 10_000, "{compared}");
-    }
-
-    /// The castling rook and path are shakmaty's, Chess960 included.
-    #[test]
-    fn castling_geometry_is_shakmatys() {
-        let chess960 = [
-            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-            "1rk2r2/8/8/8/8/8/8/1RK2R2 w FBfb - 0 1",
-            "rk5r/8/8/8/8/8/8/RK5R b AHah - 0 1",
-        ]
-        .map(|fen| Position::from_fen(fen, true).unwrap());
-        let mut rooks = 0;
-        for pos in crate::bench::positions_and_children()
-            .into_iter()
-            .chain(chess960)
-        {
-            let chess = pos.to_chess();
-            let castles = chess.castles();
-            let ours = pos.snapshot();
-            for color in Color::ALL {
-                for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
-                    let rook = ours.castling_rook(color, side);
-                    assert_eq!(rook, castles.rook(color, side), "{}", pos.fen());
-                    if let (Some(rook), Some(king)) = (rook, chess.board().king_of(color)) {
-                        let path = ours.castling_path(color, side, king, rook);
-                        assert_eq!(path, castles.path(color, side), "{}", pos.fen());
-                        rooks += 1;
-                    }
-                }
-            }
-        }
-        assert!(rooks > 100, "{rooks}");
     }
 
     #[test]

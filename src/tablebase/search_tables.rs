@@ -41,7 +41,7 @@ impl Tablebase {
         depth: i32,
         settings: &ProbeSettings,
     ) -> bool {
-        if pos.halfmoves() != 0 || pos.castling_rights().any() {
+        if pos.halfmoves() != 0 || pos.castles().any() {
             return false;
         }
         let cardinality = self.cardinality(settings.limit);
