@@ -125,11 +125,6 @@ impl Snapshot {
         self.board.by_piece(role.of(self.turn))
     }
 
-    #[inline(always)]
-    pub fn their(&self, role: Role) -> Bitboard {
-        self.board.by_piece(role.of(!self.turn))
-    }
-
     pub fn castling_mode(&self) -> CastlingMode {
         self.castles.mode()
     }
