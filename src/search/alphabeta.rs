@@ -171,7 +171,15 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let killers = self.history.killers(ply);
         let counter = self.history.counter_move(turn, continuation);
         let mut moves = MoveList::new();
-        let mut picker = MovePicker::new(&mut moves, tt_move, killers, counter, continuation);
+        let mut scores = self.score_arrays.take();
+        let mut picker = MovePicker::new(
+            &mut moves,
+            &mut scores,
+            tt_move,
+            killers,
+            counter,
+            continuation,
+        );
         let mut root_index = self.pv_index;
 
         let original_alpha = alpha;
@@ -364,6 +372,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                 quiets_tried.push(m);
             }
         }
+        self.score_arrays.give_back(scores);
 
         if !any_move && !root {
             return if in_check { mated_in(ply) } else { DRAW };
@@ -470,7 +479,9 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let static_eval = self.stack[ply].static_eval;
         let reduced = depth - p::probcut_reduction();
         let mut tactical = MoveList::new();
-        let mut picker = MovePicker::new_tactical(&mut tactical, tt_move);
+        let mut scores = self.score_arrays.take();
+        let mut picker = MovePicker::new_tactical(&mut tactical, &mut scores, tt_move);
+        let mut cutoff = None;
         while let Some(m) = picker.next(&self.pos, &self.history) {
             if !see_at_least(self.pos.snapshot(), m, probcut_beta - static_eval) {
                 continue;
@@ -488,7 +499,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             }
             self.unmake();
             if self.stopped {
-                return None;
+                break;
             }
             if score >= probcut_beta {
                 self.shared.tt.store(
@@ -500,10 +511,12 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                     reduced + 1,
                     Bound::Lower,
                 );
-                return Some(score);
+                cutoff = Some(score);
+                break;
             }
         }
-        None
+        self.score_arrays.give_back(scores);
+        cutoff
     }
 
     /// Null move: let the opponent move twice; if that still fails high, the

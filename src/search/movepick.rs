@@ -65,6 +65,34 @@ pub fn mvv_lva(m: Move) -> i32 {
 /// Scores looked at per vector instruction.
 const LANES: usize = 8;
 
+/// A picker's scores: one per move, and room for a block of unscored
+/// slots past the longest list.
+pub type Scores = [i32; 256 + LANES];
+
+/// The score arrays of one search's pickers, handed from node to node. A
+/// picker writes every score before it reads it (and the unscored block
+/// after its quiets), so a used array needs no clearing; a fresh one per
+/// node cost a kilobyte of stores at every node that makes a picker.
+#[derive(Default)]
+// Boxed so that a picker borrows its kilobyte where it lies: a `Vec` of
+// arrays would copy each one out and back.
+#[allow(clippy::vec_box)]
+pub struct ScorePool(Vec<Box<Scores>>);
+
+impl ScorePool {
+    /// An array for a new picker: a used one if any is back.
+    pub fn take(&mut self) -> Box<Scores> {
+        self.0
+            .pop()
+            .unwrap_or_else(|| Box::new([UNSCORED; 256 + LANES]))
+    }
+
+    /// Returns an array once its picker is done with it.
+    pub fn give_back(&mut self, scores: Box<Scores>) {
+        self.0.push(scores);
+    }
+}
+
 /// Where the first of the highest of `scores` lies (`None` if there are
 /// none): the best quiet move left. At an all-node this runs once per
 /// quiet, over all the quiets left, so with AVX2 (found at run time) a
@@ -129,8 +157,10 @@ pub struct MovePicker<'a> {
     /// the quiets follow, of which `moves[tactical_end..quiet_done]` have
     /// been handed out.
     moves: &'a mut MoveList,
-    /// One per move, and a block of unscored slots past the longest list.
-    scores: [i32; 256 + LANES],
+    /// One per move, written when the move's stage scores it (a borrowed
+    /// array holds stale scores until then), and from the quiet stage on a
+    /// block of unscored slots past the list.
+    scores: &'a mut Scores,
     done: usize,
     tactical_end: usize,
     quiet_done: usize,
@@ -159,6 +189,7 @@ impl<'a> MovePicker<'a> {
     /// it cuts the node off nothing ever is.
     pub fn new(
         buffer: &'a mut MoveList,
+        scores: &'a mut Scores,
         table_move: Option<Move>,
         killers: [Option<Move>; 2],
         counter: Option<Move>,
@@ -168,7 +199,7 @@ impl<'a> MovePicker<'a> {
         MovePicker {
             stage: Stage::TableMove,
             moves: buffer,
-            scores: [UNSCORED; 256 + LANES],
+            scores,
             done: 0,
             tactical_end: 0,
             quiet_done: 0,
@@ -186,9 +217,19 @@ impl<'a> MovePicker<'a> {
 
     /// Quiescence: the table move if tactical, then captures and queen
     /// promotions that do not lose material by SEE.
-    pub fn new_tactical(buffer: &'a mut MoveList, table_move: Option<Move>) -> MovePicker<'a> {
-        let mut picker =
-            MovePicker::new(buffer, table_move, [None; 2], None, Continuation::default());
+    pub fn new_tactical(
+        buffer: &'a mut MoveList,
+        scores: &'a mut Scores,
+        table_move: Option<Move>,
+    ) -> MovePicker<'a> {
+        let mut picker = MovePicker::new(
+            buffer,
+            scores,
+            table_move,
+            [None; 2],
+            None,
+            Continuation::default(),
+        );
         picker.restrict_to_tactical();
         picker
     }
@@ -379,7 +420,7 @@ impl<'a> MovePicker<'a> {
         if q == end {
             return None;
         }
-        debug_assert!(self.scores[end..].iter().all(|&s| s == UNSCORED));
+        debug_assert!(self.scores[end..end + LANES].iter().all(|&s| s == UNSCORED));
         let padded_end = q + (end - q).next_multiple_of(LANES);
         let best = first_best(&self.scores[q..padded_end])?;
         debug_assert!(q + best < end, "an unscored slot chosen");
@@ -480,6 +521,9 @@ impl<'a> MovePicker<'a> {
                             scorer.score(m)
                         };
                     }
+                    // The vector search of the quiet stage runs on past the
+                    // list to a whole block of eight.
+                    self.scores[end..end + LANES].fill(UNSCORED);
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
@@ -508,11 +552,23 @@ impl<'a> MovePicker<'a> {
 mod tests {
     use super::*;
 
+    fn fresh_scores() -> Box<Scores> {
+        ScorePool::default().take()
+    }
+
     fn all_moves(fen: &str, table: Option<&str>) -> (Vec<Move>, Position) {
         let pos = Position::from_fen(fen, false).unwrap();
         let tm = table.map(|t| pos.parse_uci(t).unwrap());
         let mut buffer = MoveList::new();
-        let mut picker = MovePicker::new(&mut buffer, tm, [None; 2], None, Continuation::default());
+        let mut scores = fresh_scores();
+        let mut picker = MovePicker::new(
+            &mut buffer,
+            &mut scores,
+            tm,
+            [None; 2],
+            None,
+            Continuation::default(),
+        );
         let history = History::new();
         let mut out = Vec::new();
         while let Some(m) = picker.next(&pos, &history) {
@@ -588,8 +644,16 @@ mod tests {
             let counter = pick(n / 2 + 2).or(killers[0]);
             let table = [None, legal.get(n % legal.len().max(1)).copied()][n % 2];
             let mut buffer = MoveList::new();
+            let mut scores = fresh_scores();
             let continuation = Continuation::default();
-            let mut picker = MovePicker::new(&mut buffer, table, killers, counter, continuation);
+            let mut picker = MovePicker::new(
+                &mut buffer,
+                &mut scores,
+                table,
+                killers,
+                counter,
+                continuation,
+            );
             let mut out = Vec::new();
             while let Some(m) = picker.next(&pos, &history) {
                 out.push(m);
@@ -625,8 +689,10 @@ mod tests {
                 continue;
             };
             let mut buffer = MoveList::new();
+            let mut scores = fresh_scores();
             let mut picker = MovePicker::new(
                 &mut buffer,
+                &mut scores,
                 None,
                 [Some(killer), quiets.last().copied()],
                 None,
@@ -663,8 +729,15 @@ mod tests {
             }
             let picked = |skip_after: Option<usize>| {
                 let mut buffer = MoveList::new();
-                let mut picker =
-                    MovePicker::new(&mut buffer, None, [None; 2], None, Continuation::default());
+                let mut scores = fresh_scores();
+                let mut picker = MovePicker::new(
+                    &mut buffer,
+                    &mut scores,
+                    None,
+                    [None; 2],
+                    None,
+                    Continuation::default(),
+                );
                 let mut out = Vec::new();
                 let mut quiets = 0;
                 while let Some(m) = picker.next(&pos, &history) {
@@ -722,7 +795,8 @@ mod tests {
             let tables = std::iter::once(None).chain(legal.iter().map(|&m| Some(m)));
             for table in tables {
                 let mut buffer = MoveList::new();
-                let mut picker = MovePicker::new_tactical(&mut buffer, table);
+                let mut scores = fresh_scores();
+                let mut picker = MovePicker::new_tactical(&mut buffer, &mut scores, table);
                 let out: Vec<Move> = std::iter::from_fn(|| picker.next(&pos, &history)).collect();
                 let table = table.filter(|&t| is_tactical(t));
                 let mut expected: Vec<Move> = legal
@@ -741,6 +815,45 @@ mod tests {
                     assert_eq!(out[0], t);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_used_score_array_gives_the_order_of_a_fresh_one() {
+        // History that orders the quiets, so their scores matter.
+        let mut history = History::new();
+        let positions = crate::bench::positions_and_children();
+        for (n, pos) in positions.iter().enumerate() {
+            let legal = pos.legal_moves();
+            let quiets: Vec<Move> = legal.iter().copied().filter(|&m| !is_tactical(m)).collect();
+            if let Some(&best) = quiets.get(n % quiets.len().max(1)) {
+                history.record_cutoff(
+                    pos.turn(),
+                    3,
+                    1 + n as i32 % 9,
+                    best,
+                    &quiets,
+                    Continuation::default(),
+                );
+            }
+        }
+        // One array through every position, left as each picker left it,
+        // and first filled with the highest score there is.
+        let mut used = Box::new([i32::MAX; 256 + LANES]);
+        for pos in &positions {
+            let picked = |scores: &mut Scores| {
+                let mut buffer = MoveList::new();
+                let mut picker = MovePicker::new(
+                    &mut buffer,
+                    scores,
+                    None,
+                    [None; 2],
+                    None,
+                    Continuation::default(),
+                );
+                std::iter::from_fn(|| picker.next(pos, &history)).collect::<Vec<Move>>()
+            };
+            assert_eq!(picked(&mut used), picked(&mut fresh_scores()), "{pos:?}");
         }
     }
 }

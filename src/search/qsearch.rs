@@ -61,11 +61,13 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         // Out of check the picker generates only the tactical moves (a quiet
         // table move is dropped), and none when the table move cuts off.
         let mut moves = MoveList::new();
+        let mut scores = self.score_arrays.take();
         let tt_move = hit
             .and_then(|h| legal_table_move(h.packed_move, self.pos.snapshot()))
             .filter(|&m| in_check || is_tactical(m));
         let mut picker = MovePicker::new(
             &mut moves,
+            &mut scores,
             tt_move,
             [None; 2],
             None,
@@ -110,6 +112,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                 }
             }
         }
+        self.score_arrays.give_back(scores);
 
         // Nothing handed out: mate in check; out of check every tactical
         // move lost material or there was none, and stalemate is the rest.

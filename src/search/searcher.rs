@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use shakmaty::{Move, Role};
 
 use super::history::History;
+use super::movepick::ScorePool;
 use super::score::{EVAL_LIMIT, INFINITE, MAX_PLY, Score};
 use super::stats::{IterationStats, SearchStats};
 use super::tb_probe::SearchProbe;
@@ -127,6 +128,8 @@ pub struct Searcher<'a, 'o, E: Evaluator> {
     pub completed: CompletedIteration,
     /// Tablebase probing: root ranking, tree probes, `tbhits`.
     pub tb: SearchProbe,
+    /// The move pickers' score arrays, reused from node to node.
+    pub score_arrays: ScorePool,
 }
 
 impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
@@ -161,6 +164,7 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
             iterations: Vec::new(),
             completed: CompletedIteration::default(),
             tb: SearchProbe::new(&shared.config.syzygy),
+            score_arrays: ScorePool::default(),
         }
     }
 
