@@ -33,6 +33,17 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             return if in_check { DRAW } else { self.evaluate() };
         }
 
+        // Out of check at a non-PV node, standing pat settles most nodes:
+        // settle them before the table's bucket is loaded, as it is often
+        // still on its way from memory.
+        let mut early_eval = None;
+        if !in_check && !is_pv {
+            let eval = self.evaluate();
+            if eval >= beta {
+                return eval;
+            }
+            early_eval = Some(eval);
+        }
         let key = self.pos.key();
         let hit = self.shared.tt.probe(key, ply);
         if let Some(h) = hit
@@ -52,7 +63,10 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             // Standing pat: the side to move need not capture. (Checked before
             // generating moves, so a stalemate can stand pat here; the main
             // search above recognises stalemates.)
-            (static_eval, best_score) = self.evaluate_with_table(hit);
+            (static_eval, best_score) = match early_eval {
+                Some(eval) => (eval, eval),
+                None => self.evaluate_with_table(hit),
+            };
             if best_score >= beta {
                 return best_score;
             }
