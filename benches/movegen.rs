@@ -2,7 +2,10 @@
 
 use std::hint::black_box;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+mod harness;
+
+use harness::Runner;
+
 use tarpon::perft;
 use tarpon::position::Position;
 
@@ -25,7 +28,7 @@ fn positions() -> Vec<(&'static str, Position)> {
         .collect()
 }
 
-fn legal_moves(c: &mut Criterion) {
+fn legal_moves(c: &mut Runner) {
     for (name, pos) in positions() {
         c.bench_function(&format!("legal_moves/{name}"), |b| {
             b.iter(|| black_box(&pos).legal_moves().len())
@@ -35,7 +38,7 @@ fn legal_moves(c: &mut Criterion) {
 
 /// Every legal move made and unmade once: includes the Zobrist update, the
 /// undo record and the piece-change list.
-fn make_unmake(c: &mut Criterion) {
+fn make_unmake(c: &mut Runner) {
     for (name, mut pos) in positions() {
         let moves = pos.legal_moves();
         c.bench_function(&format!("make_unmake_all/{name}"), |b| {
@@ -56,12 +59,16 @@ fn make_unmake(c: &mut Criterion) {
     });
 }
 
-fn perft_plain(c: &mut Criterion) {
+fn perft_plain(c: &mut Runner) {
     let (_, mut pos) = positions().swap_remove(1);
     c.bench_function("perft3_plain/kiwipete", |b| {
         b.iter(|| perft::perft(&mut pos, 3))
     });
 }
 
-criterion_group!(benches, legal_moves, make_unmake, perft_plain);
-criterion_main!(benches);
+fn main() {
+    let mut runner = Runner::from_args();
+    legal_moves(&mut runner);
+    make_unmake(&mut runner);
+    perft_plain(&mut runner);
+}

@@ -6,9 +6,10 @@
 
 use std::hint::black_box;
 use std::sync::Arc;
-use std::time::Duration;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+mod harness;
+
+use harness::Runner;
 use shakmaty::Color;
 use tarpon::eval::Evaluator;
 use tarpon::eval::nnue::layers::{Accumulated, Scratch};
@@ -33,13 +34,13 @@ fn paths() -> Vec<&'static Kernels> {
 /// Every legal move of every position: make, evaluate (one incremental
 /// update of both perspectives, or a cached refresh after a king move, plus
 /// the forward pass), unmake. Reported per move.
-fn update_and_evaluate(c: &mut Criterion, net: &Arc<Network>, set: &str) {
-    let mut group = c.benchmark_group(format!("nnue/{set}/update+evaluate per move"));
+fn update_and_evaluate(c: &mut Runner, net: &Arc<Network>, set: &str) {
+    let mut group = c.group(&format!("nnue/{set}/update+evaluate per move"));
     let moves: usize = POSITIONS
         .iter()
         .map(|f| Position::from_fen(f, false).unwrap().legal_moves().len())
         .sum();
-    group.throughput(criterion::Throughput::Elements(moves as u64));
+    group.elements(moves as u64);
     for kernels in paths() {
         let mut ev = NnueEvaluator::with_kernels(net.clone(), kernels);
         let mut positions: Vec<Position> = POSITIONS
@@ -64,13 +65,12 @@ fn update_and_evaluate(c: &mut Criterion, net: &Arc<Network>, set: &str) {
             })
         });
     }
-    group.finish();
 }
 
 /// The forward pass from computed accumulators (clipped ReLU of the
 /// transformer output and the dense layers): the SIMD evaluation step.
-fn evaluation_step(c: &mut Criterion, net: &Arc<Network>, set: &str) {
-    let mut group = c.benchmark_group(format!("nnue/{set}/evaluation step"));
+fn evaluation_step(c: &mut Runner, net: &Arc<Network>, set: &str) {
+    let mut group = c.group(&format!("nnue/{set}/evaluation step"));
     let pos = Position::from_fen(POSITIONS[2], false).unwrap();
     let board = pos.snapshot().board();
     let us = net.full_accumulator(board, Color::White);
@@ -95,12 +95,11 @@ fn evaluation_step(c: &mut Criterion, net: &Arc<Network>, set: &str) {
             })
         });
     }
-    group.finish();
 }
 
 /// One quiet move's accumulator update for one perspective (1 row added, 1 removed).
-fn accumulator_update(c: &mut Criterion, net: &Arc<Network>, set: &str) {
-    let mut group = c.benchmark_group(format!("nnue/{set}/accumulator update"));
+fn accumulator_update(c: &mut Runner, net: &Arc<Network>, set: &str) {
+    let mut group = c.group(&format!("nnue/{set}/accumulator update"));
     let src = net.transformer.biases.clone();
     let mut dst = vec![0i16; src.len()];
     let (a, s) = (net.transformer.row(1000), net.transformer.row(2000));
@@ -112,10 +111,9 @@ fn accumulator_update(c: &mut Criterion, net: &Arc<Network>, set: &str) {
             })
         });
     }
-    group.finish();
 }
 
-fn benches(c: &mut Criterion) {
+fn benches(c: &mut Runner) {
     for (set, name) in [
         (FeatureSet::HalfKAv2Hm, "halfkav2_hm-256"),
         (FeatureSet::HalfKP, "halfkp-256"),
@@ -127,10 +125,6 @@ fn benches(c: &mut Criterion) {
     }
 }
 
-criterion_group! {
-    name = nnue;
-    // The machine is shared: short, repeated samples and medians.
-    config = Criterion::default().sample_size(20).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
-    targets = benches
+fn main() {
+    benches(&mut Runner::from_args());
 }
-criterion_main!(nnue);
