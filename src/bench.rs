@@ -181,6 +181,14 @@ pub fn run(args: BenchArgs) -> ExitCode {
         eprintln!("error: {e}");
         return ExitCode::FAILURE;
     }
+    // A bench of a binary whose built-in net is broken would print a PST
+    // signature that looks like any other: refuse it.
+    if args.net.is_none()
+        && let Some(e) = Network::embedded_default_error()
+    {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
+    }
     let eval = match chosen_evaluator(args.eval.as_deref(), args.net.as_deref()) {
         Ok(eval) => eval,
         Err(e) => {

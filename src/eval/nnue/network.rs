@@ -441,17 +441,40 @@ impl Network {
     }
 
     /// The net built into the binary (`nets/default.nnue` at build time), or
-    /// `None` while no trained net exists.
+    /// `None` while no trained net exists, or when the built-in net does not
+    /// load: then [`Network::embedded_default_error`] says why, and the first
+    /// call says so on stderr, so a bad `EVALFILE` never passes unnoticed as
+    /// a PST engine.
     pub fn embedded_default() -> Option<Arc<Network>> {
-        static DEFAULT: OnceLock<Option<Arc<Network>>> = OnceLock::new();
-        DEFAULT
-            .get_or_init(|| {
-                EMBEDDED_NET
-                    .and_then(|bytes| Network::from_bytes(bytes).ok())
-                    .map(Arc::new)
-            })
-            .clone()
+        embedded().as_ref().ok().cloned().flatten()
     }
+
+    /// Why the net built into the binary does not load, when it does not.
+    pub fn embedded_default_error() -> Option<String> {
+        embedded().as_ref().err().cloned()
+    }
+}
+
+fn embedded() -> &'static Result<Option<Arc<Network>>, String> {
+    static DEFAULT: OnceLock<Result<Option<Arc<Network>>, String>> = OnceLock::new();
+    DEFAULT.get_or_init(|| {
+        let loaded = load_embedded(EMBEDDED_NET);
+        if let Err(e) = &loaded {
+            eprintln!("error: {e}; this binary evaluates with the PST instead");
+        }
+        loaded
+    })
+}
+
+/// Reads the bytes build.rs embedded (`None`: no net was embedded).
+fn load_embedded(bytes: Option<&[u8]>) -> Result<Option<Arc<Network>>, String> {
+    bytes
+        .map(|b| {
+            Network::from_bytes(b)
+                .map(Arc::new)
+                .map_err(|e| format!("the net built into this binary does not load: {e}"))
+        })
+        .transpose()
 }
 
 /// The transformer's width and parameter counts.
@@ -528,3 +551,26 @@ fn check_single_output(outputs: usize) -> Result<(), NetError> {
 const EMBEDDED_NET: Option<&[u8]> = Some(include_bytes!(env!("TARPON_EMBEDDED_NET")));
 #[cfg(not(tarpon_default_net))]
 const EMBEDDED_NET: Option<&[u8]> = None;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A bad `EVALFILE` at build time fails the test suite here instead of
+    /// showing only as a wrong bench.
+    #[test]
+    fn the_net_built_into_the_binary_loads() {
+        assert_eq!(Network::embedded_default_error(), None);
+        assert_eq!(
+            Network::embedded_default().is_some(),
+            EMBEDDED_NET.is_some()
+        );
+    }
+
+    #[test]
+    fn embedded_bytes_that_are_no_net_are_an_error_not_a_silent_pst() {
+        let error = load_embedded(Some(b"not a net at all")).err();
+        assert!(error.is_some_and(|e| e.contains("does not load")));
+        assert!(matches!(load_embedded(None), Ok(None)));
+    }
+}
