@@ -309,8 +309,25 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             return;
         };
         let score = rm.latest_score();
+        let pv = rm.pv.clone();
+        if index == 0 {
+            self.reported_best = pv.first().copied();
+        }
+        let elapsed = self.timer.as_ref().map_or(0, |t| t.clock.elapsed_ms());
+        let nodes = self.shared.total_nodes().max(self.nodes);
+        let nps = nodes * 1000 / elapsed.max(1);
+        let pv_text: String = pv
+            .iter()
+            .map(|&m| format!(" {}", self.uci_move(m)))
+            .collect();
         if score == -INFINITE {
-            return;
+            // Stopped before any iteration scored this move: no score to
+            // give, but the line still names the move that will be played.
+            let line = format!(
+                "info depth {depth} multipv {} nodes {nodes} nps {nps} time {elapsed} pv{pv_text}",
+                index + 1
+            );
+            return self.emit(&line);
         }
         // With the root in the tables, the true result (a mate found stands).
         let (score, tb_wdl) = self
@@ -318,9 +335,6 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             .report(score)
             .map_or((score, None), |(s, w)| (s, Some(w)));
         let score = Score::from_internal(score);
-        let elapsed = self.timer.as_ref().map_or(0, |t| t.clock.elapsed_ms());
-        let nodes = self.shared.total_nodes().max(self.nodes);
-        let nps = nodes * 1000 / elapsed.max(1);
         let mut line = format!(
             "info depth {depth} seldepth {} multipv {} score {}",
             rm.seldepth.max(1),
@@ -337,15 +351,10 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             line.push_str(&format!(" wdl {w} {d} {l}"));
         }
         line.push_str(&format!(
-            " nodes {nodes} nps {nps} hashfull {} tbhits {} time {elapsed} pv",
+            " nodes {nodes} nps {nps} hashfull {} tbhits {} time {elapsed} pv{pv_text}",
             self.shared.tt.hashfull(),
             self.tb.hits()
         ));
-        let pv = rm.pv.clone();
-        for m in pv {
-            line.push(' ');
-            line.push_str(&self.uci_move(m));
-        }
         self.emit(&line);
     }
 }

@@ -120,6 +120,10 @@ pub struct Searcher<'a, 'o, E: Evaluator> {
     pub timer: Option<Timer>,
     /// Where the main thread sends `info` lines; helpers have none.
     pub out: Option<&'o mut dyn FnMut(&str)>,
+    /// The first move of the last first-line PV sent to `out`: the search
+    /// reports again before it ends when its best move is another one, so the
+    /// last `info ... pv` a GUI shows starts with the move played.
+    pub reported_best: Option<Move>,
     pub stats: SearchStats,
     /// Main thread: a snapshot per completed iteration.
     pub iterations: Vec<IterationStats>,
@@ -160,6 +164,7 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
             null_min_ply: 0,
             timer,
             out,
+            reported_best: None,
             stats: SearchStats::default(),
             iterations: Vec::new(),
             completed: CompletedIteration::default(),

@@ -148,6 +148,15 @@ pub fn search_with<E: Evaluator, F: Fn() -> E + Sync>(
             let multipv = config.multipv.clamp(1, main.root_moves.len());
             main.report_lines(depth, multipv);
         }
+        // Stopped inside an iteration (time, nodes, `stop`) with another best
+        // move than the last line sent: the lines of the iteration in
+        // progress, as Stockfish sends them, so the last PV a GUI shows
+        // starts with the move played.
+        let best = main.root_moves.first().map(|rm| rm.mv);
+        if best.is_some() && best != main.reported_best {
+            let multipv = config.multipv.clamp(1, main.root_moves.len());
+            main.report_lines(main.root_depth.max(1), multipv);
+        }
         let iterations = std::mem::take(&mut main.iterations);
         (main.into_summary(), depth, iterations, tables)
     });

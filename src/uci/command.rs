@@ -61,6 +61,8 @@ pub enum Command {
     Bench {
         depth: Option<u32>,
     },
+    /// `help`: the commands the loop understands, one line each.
+    Help,
     /// A blank line: nothing to do.
     Empty,
     /// A known command with arguments that make no sense.
@@ -71,6 +73,56 @@ pub enum Command {
     /// A line whose first word is no command we know.
     Unknown(String),
 }
+
+/// What `help` prints: every command the loop understands, with one line
+/// each (a test checks that each one parses as a known command).
+pub const HELP: &[(&str, &str)] = &[
+    (
+        "uci",
+        "identify the engine and list its options; answered by uciok",
+    ),
+    (
+        "isready",
+        "answered by readyok once the engine can take commands",
+    ),
+    (
+        "setoption name <id> [value <x>]",
+        "set an option listed by 'uci'",
+    ),
+    (
+        "ucinewgame",
+        "forget the game: clear the hash table and histories",
+    ),
+    (
+        "position startpos|fen <fen> [moves <m1> ...]",
+        "set the position to search",
+    ),
+    (
+        "go [depth|nodes|movetime|mate|wtime|btime|winc|binc|movestogo <n>] [infinite] [ponder] [searchmoves <m> ...]",
+        "search; ends with bestmove",
+    ),
+    (
+        "go perft <depth>",
+        "count the leaf nodes of the move tree, move by move",
+    ),
+    ("stop", "end the search now; bestmove follows"),
+    (
+        "ponderhit",
+        "the opponent played the move pondered on: the search goes on in earnest",
+    ),
+    ("debug on|off", "report each search's limits as info string"),
+    ("d", "draw the board, with its FEN and key"),
+    (
+        "eval",
+        "the static evaluation of the position (NNUE and PST)",
+    ),
+    (
+        "bench [depth]",
+        "search the bench positions: node count signature and speed",
+    ),
+    ("help", "this list"),
+    ("quit", "stop any search and exit"),
+];
 
 /// The keywords that end one `go` argument's list of values.
 pub const GO_KEYWORDS: [&str; 14] = [
@@ -111,6 +163,7 @@ pub fn parse(line: &str) -> Command {
         "quit" => Command::Quit,
         "d" => Command::Display,
         "eval" => Command::Eval,
+        "help" => Command::Help,
         "debug" => match rest.first() {
             Some(&"on") => Command::Debug(true),
             Some(&"off") => Command::Debug(false),
@@ -261,6 +314,39 @@ fn number<T: std::str::FromStr>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn help_lists_only_commands_the_parser_knows_and_all_the_usual_ones() {
+        let words: Vec<&str> = HELP
+            .iter()
+            .map(|(usage, _)| usage.split_whitespace().next().unwrap_or(""))
+            .collect();
+        for word in &words {
+            assert!(
+                !matches!(parse(word), Command::Unknown(_) | Command::Empty),
+                "help lists '{word}', which the parser does not know"
+            );
+        }
+        for needed in [
+            "uci",
+            "isready",
+            "setoption",
+            "ucinewgame",
+            "position",
+            "go",
+            "stop",
+            "ponderhit",
+            "debug",
+            "d",
+            "eval",
+            "bench",
+            "help",
+            "quit",
+        ] {
+            assert!(words.contains(&needed), "help does not list '{needed}'");
+        }
+        assert!(HELP.iter().any(|(usage, _)| usage.starts_with("go perft")));
+    }
 
     #[test]
     fn simple_commands() {

@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use shakmaty::Move;
 
-use crate::eval::nnue::NnueEvaluator;
+use crate::eval::nnue::{NnueEvaluator, SimdPath};
 use crate::eval::report::eval_report;
 use crate::eval::{EvalChoice, Evaluator, endgame, pst::PstEvaluator};
 use crate::perft;
@@ -23,7 +23,7 @@ use crate::position::{Position, START_FEN};
 use crate::rng::SplitMix64;
 use crate::search::{HistoryStore, Limits, SearchConfig, SearchControl, TranspositionTable};
 use crate::tablebase::{ProbeSettings, Syzygy};
-use crate::uci::command::{Command, GoParams, StartPosition};
+use crate::uci::command::{Command, GoParams, HELP, StartPosition};
 use crate::uci::display;
 use crate::uci::loaded_net::LoadedNet;
 use crate::uci::options::{Options, name};
@@ -120,6 +120,7 @@ impl Engine {
             Command::Display => display::board(&self.position, &self.out),
             Command::Eval => self.print_eval(),
             Command::Bench { depth } => self.bench(depth),
+            Command::Help => self.help(),
             Command::Empty => {}
             Command::Invalid { command, reason } => {
                 self.out.info(&format!("error: {command}: {reason}"));
@@ -133,6 +134,31 @@ impl Engine {
     /// stdin closes, so a search never outlives the GUI.
     pub fn shutdown(&mut self) {
         self.stop_search();
+    }
+
+    /// The line a person who starts the engine in a terminal sees first,
+    /// as Stockfish greets: who it is, what it evaluates with, and where to
+    /// start. UCI clients skip lines they do not know before `uciok`.
+    pub fn greet(&self) {
+        let net = match self.net.net() {
+            Some(net) => net.architecture(),
+            None => "none (PST evaluation)".to_string(),
+        };
+        self.out.line(&format!(
+            "{ENGINE_NAME} by {ENGINE_AUTHOR}; net {net}; simd {}; type 'help' for the commands",
+            SimdPath::fastest().name()
+        ));
+    }
+
+    fn help(&self) {
+        self.out
+            .line(&format!("{ENGINE_NAME}: the commands of its UCI loop"));
+        for (command, what) in HELP {
+            self.out.line(&format!("  {command}  - {what}"));
+        }
+        self.out.line(
+            "Run 'tarpon --help' in a shell for perft, bench, explain, play and the other tools.",
+        );
     }
 
     fn identify(&self) {

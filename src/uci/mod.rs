@@ -55,6 +55,7 @@ pub fn run() -> ExitCode {
         return ExitCode::FAILURE;
     }
     let mut engine = Engine::new(Output::stdout());
+    engine.greet();
     // The channel closes when stdin ends: treat that as `quit`.
     for (command, received) in receiver {
         if !engine.handle(command, received) {

@@ -142,8 +142,8 @@ pub fn run(
         };
         catch_unwind(AssertUnwindSafe(|| search(&mut forward)))
     };
-    let (best, ponder) = match result {
-        Ok(outcome) => choose_move(&job, &outcome, out),
+    let (best, ponder) = match &result {
+        Ok(outcome) => choose_move(&job, outcome, out),
         Err(payload) => {
             out.info(&format!(
                 "error: the search failed ({}); playing a fallback move",
@@ -152,6 +152,13 @@ pub fn run(
             (fallback_move(&job, last_pv_move.as_deref()), None)
         }
     };
+    // A weakened level's pick, or a fallback, is not the line the search
+    // reported last: say which line is played before playing it.
+    if let Some(b) = best
+        && last_pv_move.as_deref() != Some(job.position.uci(b).as_str())
+    {
+        out.line(&played_line_info(&job.position, b, result.as_ref().ok()));
+    }
     wait_for_release(&job);
     let line = bestmove_line(&job.position, best, ponder);
     let control = Arc::clone(&job.control);
@@ -239,6 +246,26 @@ pub fn bestmove_line(position: &Position, best: Option<Move>, ponder: Option<Mov
         (Some(b), None) => format!("bestmove {}", position.uci(b)),
         (Some(b), Some(p)) => format!("bestmove {} ponder {}", position.uci(b), position.uci(p)),
     }
+}
+
+/// An `info` line whose PV starts with `played`: the search's line for that
+/// move where it reported one, else the move alone.
+fn played_line_info(position: &Position, played: Move, outcome: Option<&SearchOutcome>) -> String {
+    let line = outcome.and_then(|o| o.lines.iter().find(|l| l.pv.first() == Some(&played)));
+    let depth = outcome.map_or(0, |o| o.depth);
+    let mut text = format!("info depth {depth}");
+    if let Some(line) = line {
+        text.push_str(&format!(" score {}", line.score.uci()));
+    }
+    text.push_str(" pv");
+    let alone = [played];
+    let moves = line.map_or(&alone[..], |l| l.pv.as_slice());
+    let mut after = position.clone();
+    for &m in moves {
+        text.push_str(&format!(" {}", after.uci(m)));
+        after.make(m);
+    }
+    text
 }
 
 /// The first move of the `pv` in an `info` line.

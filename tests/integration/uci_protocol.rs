@@ -2,6 +2,7 @@
 //! like a GUI does. Every wait has a timeout, so a hang fails the test
 //! instead of stalling the suite.
 
+use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::common::uci_engine::{Engine, without_clock_fields};
@@ -697,5 +698,111 @@ fn go_movetime_with_depth_or_nodes_stops_at_the_first_limit() {
         took >= Duration::from_millis(150) && took < Duration::from_millis(1500),
         "{took:?}"
     );
+    e.finish();
+}
+
+#[test]
+fn the_engine_greets_once_and_help_lists_the_commands() {
+    let mut e = Engine::start();
+    let greeting = e.greeting.clone();
+    assert!(greeting.starts_with("tarpon "), "{greeting}");
+    for part in [" by ", "net ", "simd ", "type 'help'"] {
+        assert!(greeting.contains(part), "no '{part}' in {greeting}");
+    }
+    e.send("help");
+    let lines = e.until(|l| l.contains("tarpon --help"));
+    for command in [
+        "uci",
+        "isready",
+        "setoption",
+        "ucinewgame",
+        "position",
+        "go",
+        "stop",
+        "ponderhit",
+        "d",
+        "eval",
+        "bench",
+        "perft",
+        "quit",
+        "help",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.split_whitespace().any(|w| w == command)),
+            "help does not mention '{command}': {lines:#?}"
+        );
+    }
+    // Asked twice, nothing greets again.
+    e.send("uci");
+    let again = e.until_line("uciok");
+    assert!(
+        !again.iter().any(|l| l.contains("type 'help'")),
+        "{again:?}"
+    );
+    e.finish();
+}
+
+/// The first move of the PV of the last `info` line that has one.
+fn last_pv_head(lines: &[String]) -> Option<String> {
+    lines.iter().rev().find_map(|l| {
+        let mut words = l.split_whitespace();
+        (words.next() == Some("info") && !l.contains(" string "))
+            .then(|| words.skip_while(|w| *w != "pv").nth(1))
+            .flatten()
+            .map(str::to_string)
+    })
+}
+
+fn assert_last_pv_is_played(lines: &[String], best: &str, what: &str) {
+    let played = best.split_whitespace().nth(1).expect("a move");
+    assert_eq!(
+        last_pv_head(lines).as_deref(),
+        Some(played),
+        "{what}: the last PV does not start with the move played: {lines:#?}"
+    );
+}
+
+#[test]
+fn the_last_pv_before_bestmove_starts_with_the_move_played_whatever_stopped_it() {
+    let mut e = Engine::start();
+    let positions = [
+        "position startpos moves e2e4 c7c5",
+        "position fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+        "position fen 8/5pk1/6p1/8/3Q4/6P1/5PKP/3q4 b - - 0 40",
+    ];
+    for position in positions {
+        e.send(position);
+        // Node limits cut iterations at every point of their length.
+        for nodes in [1, 37, 150, 999, 4_321, 17_777, 66_666, 123_457] {
+            e.send(&format!("go nodes {nodes}"));
+            let (lines, best) = e.bestmove();
+            assert_last_pv_is_played(&lines, &best, &format!("{position}, nodes {nodes}"));
+        }
+        for go in ["go depth 7", "go movetime 40", "go wtime 300 btime 300"] {
+            e.send(go);
+            let (lines, best) = e.bestmove();
+            assert_last_pv_is_played(&lines, &best, &format!("{position}, {go}"));
+        }
+        e.send("go infinite");
+        thread::sleep(Duration::from_millis(60));
+        e.send("stop");
+        let (lines, best) = e.bestmove();
+        assert_last_pv_is_played(&lines, &best, &format!("{position}, stop"));
+        e.send("go ponder wtime 1000 btime 1000");
+        thread::sleep(Duration::from_millis(30));
+        e.send("ponderhit");
+        let (lines, best) = e.bestmove();
+        assert_last_pv_is_played(&lines, &best, &format!("{position}, ponderhit"));
+    }
+    // A weakened level plays a line of its choice, not always the first.
+    e.send("setoption name Skill Level value 2");
+    for seed in 0..6 {
+        e.send(&format!("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 b1c3 f8e7 d2d3 d7d6 h2h3 e8g8 c1e3 c8d7 d1d2 b7b5 a4b3 c6a5 a2a{}", 3 + seed % 2));
+        e.send("go nodes 2000");
+        let (lines, best) = e.bestmove();
+        assert_last_pv_is_played(&lines, &best, &format!("skill level 2, try {seed}"));
+    }
     e.finish();
 }

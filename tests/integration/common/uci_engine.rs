@@ -18,6 +18,8 @@ pub struct Engine {
     pub lines: Receiver<String>,
     /// Every line received so far, for failure messages.
     pub seen: Vec<String>,
+    /// The line the engine greets with at start, before any command.
+    pub greeting: String,
 }
 
 impl Engine {
@@ -43,12 +45,16 @@ impl Engine {
                 }
             }
         });
-        Engine {
+        let mut engine = Engine {
             stdin: child.stdin.take(),
             child,
             lines: rx,
             seen: Vec::new(),
-        }
+            greeting: String::new(),
+        };
+        // A GUI skips the greeting; the tests check it once, not everywhere.
+        engine.greeting = engine.until(|_| true).remove(0);
+        engine
     }
 
     pub fn send(&mut self, line: &str) {
