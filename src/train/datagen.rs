@@ -22,7 +22,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use shakmaty::{Color, Move, Position as _};
 
 use super::data::{DataError, GameResult, PackedPosition, RecordWriter, TrainingPosition};
-use super::openings::Openings;
+use super::openings::{MAX_RANDOM_PLIES, Openings};
 use crate::eval::EvalChoice;
 use crate::eval::endgame::KNOWN_WIN;
 use crate::eval::nnue::Network;
@@ -64,8 +64,9 @@ pub struct DatagenArgs {
     /// Opening book: a file of FEN/EPD lines, one picked at random per game.
     #[arg(long)]
     pub book: Option<PathBuf>,
-    /// Random legal moves played from the opening before the engine takes over.
-    #[arg(long, default_value_t = 8)]
+    /// Random legal moves played from the opening before the engine takes over (at most 200).
+    #[arg(long, default_value_t = 8,
+          value_parser = clap::value_parser!(u32).range(..=i64::from(MAX_RANDOM_PLIES)))]
     pub random_plies: u32,
     /// Seed of the run's random choices.
     #[arg(long, default_value_t = 1)]

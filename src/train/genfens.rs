@@ -14,7 +14,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::openings::Openings;
+use super::openings::{MAX_RANDOM_PLIES, Openings};
 use crate::eval::EvalChoice;
 use crate::rng::SplitMix64;
 use crate::search::{Limits, Score, SearchConfig, SearchControl, TranspositionTable, run_search};
@@ -22,8 +22,6 @@ use crate::search::{Limits, Score, SearchConfig, SearchControl, TranspositionTab
 /// Draws tried per requested opening before giving up (a book of lopsided
 /// positions with a tight `max_score` could otherwise loop forever).
 const TRIES_PER_OPENING: u64 = 100;
-/// Most random plies an opening may have.
-const MAX_RANDOM_PLIES: u32 = 200;
 /// Table for the check searches, cleared before each.
 const HASH_MB: usize = 2;
 

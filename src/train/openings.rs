@@ -7,6 +7,10 @@ use std::path::Path;
 use crate::position::{Position, START_FEN};
 use crate::rng::SplitMix64;
 
+/// Most random plies an opening may have (`datagen --random-plies`,
+/// `genfens ... random_plies`).
+pub const MAX_RANDOM_PLIES: u32 = 200;
+
 /// The positions openings are drawn from, validated when loaded.
 pub struct Openings(Vec<String>);
 
@@ -50,7 +54,9 @@ impl Openings {
         Ok(Openings(lines))
     }
 
-    /// A random book position followed by `random_plies` random legal moves;
+    /// A random book position followed by `random_plies` random legal moves
+    /// (at most [`MAX_RANDOM_PLIES`]: past that, nearly every draw runs into
+    /// a finished game and is drawn again, for ever);
     /// a line that runs into a finished game is dropped and drawn again.
     pub fn draw(&self, rng: &mut SplitMix64, random_plies: u32) -> Position {
         'retry: loop {

@@ -145,3 +145,28 @@ fn perft_command_prints_counts() {
     assert!(stdout.contains("\ng1f3: 440\n"), "{stdout}");
     assert!(stdout.contains("\n\nNodes searched: 8902\n\n"), "{stdout}");
 }
+
+#[test]
+fn datagen_refuses_more_random_plies_than_a_game_can_take() {
+    let dir = crate::common::temp_dir("datagen-random-plies");
+    let out = dir.join("never.bin");
+    let out = out.to_str().expect("utf-8 path");
+    for plies in ["201", "100000", "4294967295"] {
+        let (code, stdout, stderr) = tarpon(&[
+            "datagen",
+            "--games",
+            "1",
+            "--nodes",
+            "100",
+            "--random-plies",
+            plies,
+            "--out",
+            out,
+        ]);
+        assert_ne!(code, 0, "--random-plies {plies} was accepted");
+        assert!(stdout.is_empty(), "{plies}: {stdout}");
+        assert!(stderr.contains("random-plies"), "{plies}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{plies}: {stderr}");
+    }
+    assert!(!std::path::Path::new(out).exists(), "datagen wrote a file");
+}
