@@ -206,6 +206,15 @@ fn score_text(s: Score) -> String {
     }
 }
 
+/// A White's-view score as the HTML page shows it: centipawns like the rest
+/// of the page (PGN's `[%eval]` keeps pawns, its format's unit).
+fn page_eval(white: Score) -> String {
+    match white {
+        Score::Cp(cp) => format!("{cp:+} cp"),
+        Score::Mate(n) => format!("#{n}"),
+    }
+}
+
 fn white_view(s: Score, mover: Color) -> Score {
     if mover == Color::White { s } else { negate(s) }
 }
@@ -328,7 +337,7 @@ pub fn game_json(game: &pgn::Game, reports: &[MoveReport]) -> Json {
             ("best".to_string(), Json::str(&r.best_san)),
             ("before".to_string(), Json::str(score_text(r.before))),
             ("after".to_string(), Json::str(score_text(r.after))),
-            ("eval".to_string(), Json::str(eval_tag(white_after))),
+            ("eval".to_string(), Json::str(page_eval(white_after))),
             ("graph_cp".to_string(), graph_cp(white_after).into()),
             ("loss".to_string(), r.loss.into()),
             ("label".to_string(), Json::str(r.label.name())),
@@ -344,7 +353,7 @@ pub fn game_json(game: &pgn::Game, reports: &[MoveReport]) -> Json {
         .map_or(Score::Cp(0), |r| white_view(r.before, r.mover));
     let mut start = position_json(&game.start);
     start.push(("graph_cp".to_string(), graph_cp(start_eval).into()));
-    start.push(("eval".to_string(), Json::str(eval_tag(start_eval))));
+    start.push(("eval".to_string(), Json::str(page_eval(start_eval))));
     Json::obj([
         (
             "tags",

@@ -76,3 +76,18 @@ fn python_chess_parses_the_annotated_pgn() {
     assert!(stdout.starts_with("7 {4} "), "{stdout}");
     assert!(stdout.contains("Mate(+1), WHITE"), "{stdout}");
 }
+
+/// The page speaks centipawns everywhere (its graph, its table); only the
+/// PGN's `[%eval]` keeps pawns, as its format says.
+#[test]
+fn the_page_gives_evaluations_in_centipawns_and_the_pgn_in_pawns() {
+    assert_eq!(page_eval(Score::Cp(86)), "+86 cp");
+    assert_eq!(page_eval(Score::Cp(-5)), "-5 cp");
+    assert_eq!(page_eval(Score::Mate(-2)), "#-2");
+    assert_eq!(eval_tag(Score::Cp(86)), "0.86");
+    let game = &pgn::read_games(SCHOLAR).unwrap()[0];
+    let reports = annotate(game, &depth(3), &mut [0; 64]).unwrap();
+    let json = game_json(game, &reports).to_string();
+    assert!(json.contains(" cp\""), "{json}");
+    assert!(!json.contains("\"eval\":\"0."), "{json}");
+}

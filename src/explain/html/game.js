@@ -47,9 +47,9 @@ function setUpGame(section, game) {
     for (var i = 0; i < buttons.length; i++) buttons[i].classList.toggle('current', +buttons[i].getAttribute('data-ply') === ply);
     var now = section.querySelector('.now');
     if (!move) {
-      now.textContent = 'Start position, ' + game.moves.length + ' plies. Evaluation ' + pos.eval + '.';
+      now.textContent = 'Start position, ' + game.moves.length + ' plies. Evaluation ' + pos.eval + ' for White.';
     } else {
-      var text = move.number + (move.white ? '. ' : '... ') + move.san + ': ' + move.label + ', evaluation ' + move.eval + ' (White).';
+      var text = move.number + (move.white ? '. ' : '... ') + move.san + ': ' + move.label + ', evaluation ' + move.eval + ' for White.';
       if (move.label !== 'best') text += ' Engine preferred ' + move.best + ' (' + move.before + ' for the mover, played: ' + move.after + ').';
       now.textContent = text;
     }
