@@ -1,5 +1,6 @@
-//! The index file: everything a query needs, in one file read through a
-//! memory map. A fixed 64-byte header (magic, version, sizes, checksum) is
+//! The index file: everything a query needs, in one file read into memory
+//! whole (23 MB for 960 games; a memory map would fault a query if the file
+//! were truncated under it, as the engine's nets avoid too). A fixed 64-byte header (magic, version, sizes, checksum) is
 //! followed by the TF-IDF weights, the LSI basis, one f32 vector per
 //! position, one 42-byte record per position (board, side to move,
 //! castling, en passant, game, ply, move played), one 32-byte record per
@@ -11,10 +12,8 @@
 //! and the accessors afterwards cannot fail.
 
 use std::fs::File;
-use std::io::Write as _;
+use std::io::{Read as _, Write as _};
 use std::path::Path;
-
-use memmap2::Mmap;
 
 use super::features::{DIMS, Snapshot, valid_cell};
 use super::games::{GameInfo, GameResult, Sample};
@@ -36,26 +35,9 @@ pub struct Entry {
     pub played: u16,
 }
 
-enum Bytes {
-    Mapped(Mmap),
-    #[cfg(test)]
-    Owned(Vec<u8>),
-}
-
-impl std::ops::Deref for Bytes {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        match self {
-            Bytes::Mapped(m) => m,
-            #[cfg(test)]
-            Bytes::Owned(v) => v,
-        }
-    }
-}
-
 /// An open, checked index.
 pub struct Index {
-    bytes: Bytes,
+    bytes: Vec<u8>,
     pub dims: usize,
     pub k: usize,
     pub every: u32,
@@ -213,7 +195,7 @@ impl Index {
     /// Map and check an index file.
     pub fn open(path: &Path) -> Result<Index, String> {
         let name = path.display();
-        let file = File::open(path).map_err(|e| format!("cannot open {name}: {e}"))?;
+        let mut file = File::open(path).map_err(|e| format!("cannot open {name}: {e}"))?;
         let len = file
             .metadata()
             .map_err(|e| format!("cannot read {name}: {e}"))?
@@ -223,21 +205,20 @@ impl Index {
                 "{name} is not a tarpon similar index: {len} bytes, shorter than the header"
             ));
         }
-        // SAFETY: the map is read-only and private to this process. If the
-        // file is changed while mapped the bytes may change under us, which
-        // every later read tolerates (it was checked once at open); if it is
-        // truncated while mapped, reads past the new end fault, as with any
-        // mmap. Indexes are written once, through a rename, never in place.
-        let map = unsafe { Mmap::map(&file) }.map_err(|e| format!("cannot map {name}: {e}"))?;
-        Index::check(Bytes::Mapped(map)).map_err(|e| format!("{name}: {e}"))
+        // Read as much as the file holds now: a file that shrinks or grows
+        // while it is read is caught by the size and checksum checks.
+        let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+        file.read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read {name}: {e}"))?;
+        Index::check(bytes).map_err(|e| format!("{name}: {e}"))
     }
 
     #[cfg(test)]
     fn from_vec(bytes: Vec<u8>) -> Result<Index, String> {
-        Index::check(Bytes::Owned(bytes))
+        Index::check(bytes)
     }
 
-    fn check(bytes: Bytes) -> Result<Index, String> {
+    fn check(bytes: Vec<u8>) -> Result<Index, String> {
         let b = &bytes[..];
         if b.len() < HEADER || &b[..8] != MAGIC {
             return Err("not a tarpon similar index (wrong magic bytes)".into());

@@ -243,3 +243,28 @@ fn similar_refuses_damaged_indexes_and_bad_input_clearly() {
     assert!(!o.status.success() && stderr(&o).contains("cannot read the PGN"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// An open index is the process's own copy: truncating the file afterwards
+/// (which faulted the query of a memory-mapped index) changes nothing.
+#[test]
+fn similar_an_open_index_survives_its_file_being_truncated() {
+    let dir = temp_dir("similar-truncate-while-open");
+    let (idx, _) = index(&dir, "1");
+    let open = tarpon::similar::index::Index::open(&idx).expect("a good index");
+    let before: Vec<u32> = (0..open.positions).map(|i| open.game_of(i)).collect();
+    std::fs::File::create(&idx).unwrap().set_len(10).unwrap();
+    let after: Vec<u32> = (0..before.len()).map(|i| open.game_of(i)).collect();
+    assert_eq!(before, after);
+    let last = open.entry(open.positions - 1);
+    assert_eq!(
+        open.game(last.game).white,
+        open.game(before[before.len() - 1]).white
+    );
+    let o = query(&idx, &["--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1"]);
+    assert!(
+        !o.status.success() && stderr(&o).contains("index"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
