@@ -464,8 +464,13 @@ impl Model {
     /// or the SCReLU head) map back.
     pub fn from_network(net: &Network) -> Result<Model, NetError> {
         let screlu = net.head == Head::Screlu;
-        let plain_shape =
-            net.layer_sizes().len() == STACK_LAYERS && net.output_scale == OUTPUT_SCALE;
+        // Stockfish 15.1's nets have the same layer count but a pairwise
+        // head and a PSQT part the trainer has no parameters for: refused,
+        // not read as a plain net with the PSQT silently dropped.
+        let plain_shape = net.head == Head::Plain
+            && net.transformer.psqt_buckets == 0
+            && net.layer_sizes().len() == STACK_LAYERS
+            && net.output_scale == OUTPUT_SCALE;
         if !(plain_shape || screlu && net.output_scale == SCRELU_OUTPUT_SCALE) {
             return Err(NetError::Architecture(format!(
                 "the trainer starts from nets 2N->h1->h2->1 with output scale {OUTPUT_SCALE} or SCReLU nets with scale {SCRELU_OUTPUT_SCALE}, not {}",
@@ -1065,6 +1070,16 @@ mod tests {
                 assert_eq!(back.quantise(String::new()).unwrap(), net);
             }
         }
+    }
+
+    #[test]
+    fn a_stockfish_net_is_refused_not_read_as_a_plain_one() {
+        let net = crate::eval::nnue::random::random_stockfish15_network(32, 5).unwrap();
+        let error = Model::from_network(&net).err().map(|e| e.to_string());
+        assert!(
+            error.as_deref().is_some_and(|e| e.contains("pairwise")),
+            "{error:?}"
+        );
     }
 
     /// A one-bucket model split into buckets evaluates every position as
