@@ -21,6 +21,7 @@ use crate::eval::{EvalChoice, Evaluator, endgame, pst::PstEvaluator};
 use crate::perft;
 use crate::position::{Position, START_FEN};
 use crate::rng::SplitMix64;
+use crate::search::params;
 use crate::search::{HistoryStore, Limits, SearchConfig, SearchControl, TranspositionTable};
 use crate::tablebase::{ProbeSettings, Syzygy};
 use crate::uci::command::{Command, GoParams, HELP, StartPosition};
@@ -66,6 +67,8 @@ pub struct Engine {
     net: LoadedNet,
     /// The tables `SyzygyPath` opened.
     syzygy: Syzygy,
+    /// Set when the engine must stop serving and exit with an error.
+    fatal: bool,
 }
 
 impl Engine {
@@ -85,6 +88,7 @@ impl Engine {
             debug: false,
             net: LoadedNet::embedded(),
             syzygy: Syzygy::default(),
+            fatal: false,
         }
     }
 
@@ -127,7 +131,7 @@ impl Engine {
             }
             Command::Unknown(word) => self.out.info(&format!("unknown command '{word}'")),
         }
-        true
+        !self.fatal
     }
 
     /// Stops the search (if any) and waits for its `bestmove`. Called when
@@ -170,6 +174,25 @@ impl Engine {
         self.out.line("uciok");
     }
 
+    /// A tuner sets a search parameter, which only a `tune` build has as an
+    /// option. Playing on would run the whole tune at the default values and
+    /// report a result that means nothing (fastchess only warns), so this is
+    /// the one input the engine stops for: loudly, with a non-zero exit.
+    fn refuse_to_be_tuned(&mut self, parameter: &str) {
+        let message = format!(
+            "error: setoption: {parameter} is a search parameter, settable only in a build with              the tune feature (make FEATURES=tune); exiting, as a tune of this binary would              measure nothing"
+        );
+        self.out.info(&message);
+        eprintln!("{message}");
+        self.stop_search();
+        self.fatal = true;
+    }
+
+    /// Whether the engine must exit with an error (see `refuse_to_be_tuned`).
+    pub fn failed(&self) -> bool {
+        self.fatal
+    }
+
     fn start_position(&self) -> Position {
         // START_FEN parses; the fallback only guards against a broken constant.
         Position::from_fen(START_FEN, self.options.check(name::CHESS960))
@@ -198,6 +221,9 @@ impl Engine {
         let searching = matches!(self.job, Some(Job::Search { .. }));
         let canonical = match self.options.set(option, value) {
             Ok(n) => n,
+            Err(_) if !cfg!(feature = "tune") && params::find(option.trim()).is_some() => {
+                return self.refuse_to_be_tuned(option.trim());
+            }
             Err(e) => return self.out.info(&format!("error: setoption: {e}")),
         };
         match canonical {

@@ -59,7 +59,11 @@ pub fn run() -> ExitCode {
     // The channel closes when stdin ends: treat that as `quit`.
     for (command, received) in receiver {
         if !engine.handle(command, received) {
-            return ExitCode::SUCCESS;
+            return if engine.failed() {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     }
     engine.shutdown();

@@ -32,22 +32,43 @@ fn search_parameters_are_options_only_in_a_tune_build() {
 
     let before = nodes_at_depth_7(&mut engine);
     engine.send("setoption name lmr_divisor value 100000");
-    let refused = engine.ready();
-    let after = nodes_at_depth_7(&mut engine);
-    assert_eq!(before, after, "a refused value changes nothing");
     if cfg!(feature = "tune") {
+        let refused = engine.ready();
         assert_eq!(
             refused,
             ["info string error: setoption: lmr_divisor must be between 150 and 400, got 100000"]
         );
+        assert_eq!(
+            nodes_at_depth_7(&mut engine),
+            before,
+            "a refused value changes nothing"
+        );
         engine.send("setoption name lmr_divisor value 150");
         assert_eq!(engine.ready(), Vec::<String>::new());
         assert_ne!(nodes_at_depth_7(&mut engine), before, "reduces more");
+        engine.finish();
     } else {
-        assert_eq!(
-            refused,
-            ["info string error: setoption: no such option 'lmr_divisor'"]
+        // A tune of a build without the feature would measure nothing: the
+        // engine says so and exits with an error instead of playing on.
+        let said = engine.until(|l| l.starts_with("info string error"));
+        assert!(
+            said[said.len() - 1]
+                .starts_with("info string error: setoption: lmr_divisor is a search parameter"),
+            "{said:?}"
         );
+        let exit = engine.exit_status();
+        assert_eq!(exit.code(), Some(1), "{exit:?}");
     }
+}
+
+/// Options that are not search parameters stay a plain `info string`.
+#[test]
+fn an_unknown_option_is_only_an_info_string() {
+    let mut engine = Engine::start();
+    engine.send("setoption name No Such Thing value 3");
+    assert_eq!(
+        engine.ready(),
+        ["info string error: setoption: no such option 'No Such Thing'"]
+    );
     engine.finish();
 }

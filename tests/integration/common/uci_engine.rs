@@ -153,12 +153,17 @@ impl Engine {
     }
 
     pub fn wait_exit(&mut self) {
+        let status = self.exit_status();
+        assert!(status.success(), "exit status {status}");
+    }
+
+    /// Closes stdin and waits for the engine to exit, however it exits.
+    pub fn exit_status(&mut self) -> std::process::ExitStatus {
         drop(self.stdin.take());
         let deadline = Instant::now() + TIMEOUT;
         loop {
             if let Some(status) = self.child.try_wait().expect("wait") {
-                assert!(status.success(), "exit status {status}");
-                return;
+                return status;
             }
             assert!(Instant::now() < deadline, "tarpon did not exit");
             thread::sleep(Duration::from_millis(10));
