@@ -14,14 +14,16 @@ set -eu
 GAMES=$1
 shift
 TARPON=${TARPON:-target/release/tarpon}
-mkdir -p arena/pgn/skill arena/results/skill
+# SKILL_DIR=skill-DATE keeps a re-fit's reports apart from the last fit's.
+SKILL_DIR=${SKILL_DIR:-skill}
+mkdir -p "arena/pgn/$SKILL_DIR" "arena/results/$SKILL_DIR"
 . arena/ladder_match.sh
 
 for pairing in "$@"; do
     level=${pairing%%:*}
     elo=${pairing#*:}
     name=$(printf 'level%02d_vs_stockfish-elo%s' "$level" "$elo")
-    ladder_match "$((level * 10000 + elo))" "$GAMES" "skill/$name" \
+    ladder_match "$((level * 10000 + elo))" "$GAMES" "$SKILL_DIR/$name" \
         --engine tarpon:pst name="tarpon-skill$level" "option.Skill Level=$level" \
         --engine cmd=/usr/games/stockfish name="Stockfish-Elo$elo" option.Threads=1 option.Hash=16 \
         option.UCI_LimitStrength=true option.UCI_Elo="$elo"

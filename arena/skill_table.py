@@ -18,7 +18,15 @@ pool-adjacent-violators): a stronger setting must not map below a weaker one,
 and 40-game matches are too noisy to order neighbours on their own. Matches
 scored 0% or 100% carry no finite difference and are left out.
 
-Usage: python3 arena/skill_table.py [--rust]
+A re-fit after the search has moved (`--refit DIR`, the reports of
+`SKILL_DIR=DIR arena/skill_ladder.sh ...`) keeps the Stockfish rungs where
+the fit above placed them: they are Stockfish's strength, which no change
+to tarpon moves. Each level measured in DIR is placed from its own matches
+against those fixed rungs (its error adds the rung's in quadrature), levels
+not measured in DIR are interpolated between their measured neighbours, and
+the result is made monotone as before.
+
+Usage: python3 arena/skill_table.py [--refit DIR] [--rust]
   prints the tables of docs/measurements.md; --rust prints the level Elo array for
   src/uci/strength.rs.
 """
@@ -55,13 +63,15 @@ def penta_error(penta):
     return 1.96 * math.sqrt(var / n) * slope
 
 
-def read_matches():
+def read_matches(skill_dir="skill", full_strength=True):
     """[(a, b, match)]: a's strength minus b's is match['diff']."""
     matches = []
-    for path in sorted(glob.glob("arena/results/skill/level*_vs_stockfish-elo*.md")):
+    for path in sorted(glob.glob(f"arena/results/{skill_dir}/level*_vs_stockfish-elo*.md")):
         m = re.search(r"level(\d+)_vs_stockfish-elo(\d+)\.md$", path)
         matches.append((f"level {int(m.group(1))}", f"SF {m.group(2)}", parse(path)))
     for path in sorted(glob.glob("arena/results/tarpon-pst_vs_stockfish-elo*.md")):
+        if not full_strength:
+            break
         rung = re.search(r"elo(\d+)\.md$", path).group(1)
         matches.append(("full strength", f"SF {rung}", parse(path)))
     return matches
@@ -112,6 +122,62 @@ def fit(matches):
     return result, used
 
 
+def refit(skill_dir):
+    """Levels measured in `skill_dir` against the rungs the full fit placed:
+    ({level: (elo, 95% half-width)}, {level: True if measured}, matches)."""
+    rungs, _ = fit(read_matches())
+    rungs = {p: v for p, v in rungs.items() if p.startswith("SF ")}
+    matches = read_matches(skill_dir, full_strength=False)
+    measured = {}
+    for a, b, m in matches:
+        if not (math.isfinite(m["diff"]) and math.isfinite(m["err"])) or b not in rungs:
+            continue
+        elo = rungs[b][0] + m["diff"]
+        err = math.hypot(m["err"], rungs[b][1])
+        measured.setdefault(int(a.split()[1]), []).append((elo, err))
+    placed = {}
+    for level, points in measured.items():
+        w = sum(1 / e ** 2 for _, e in points)
+        placed[level] = (sum(v / e ** 2 for v, e in points) / w, math.sqrt(1 / w))
+    known = sorted(placed)
+    for level in range(0, 20):
+        if level in placed or not known:
+            continue
+        below = [k for k in known if k < level]
+        above = [k for k in known if k > level]
+        if below and above:
+            lo, hi = below[-1], above[0]
+            t = (level - lo) / (hi - lo)
+            elo = placed[lo][0] * (1 - t) + placed[hi][0] * t
+            err = max(placed[lo][1], placed[hi][1])
+        else:
+            elo, err = placed[below[-1] if below else above[0]]
+        placed[level] = (elo, err)
+    return placed, {lv: lv in measured for lv in placed}, matches, rungs
+
+
+def print_refit(skill_dir):
+    placed, measured, matches, rungs = refit(skill_dir)
+    levels = sorted(placed)
+    mono = monotone([(placed[lv][0], 1 / placed[lv][1] ** 2) for lv in levels])
+    if "--rust" in sys.argv:
+        print(", ".join(str(round(v)) for v in mono))
+        return
+    print("| level | games: opponent W / D / L (Elo diff ± 95%) | Elo ± 95% (rung's error included) | UCI_Elo maps here |")
+    print("|---|---|---|---|")
+    for level, value in zip(levels, mono):
+        played = "; ".join(
+            f"{m['games']} vs {b}: {m['wins']} / {m['draws']} / {m['losses']} ({m['diff']:+.0f} ± {m['err']:.0f})"
+            for a, b, m in matches if a == f"level {level}") or "interpolated between its neighbours"
+        elo, err = placed[level]
+        print(f"| {level} | {played} | {elo:.0f} ± {err:.0f} | {value:.0f} |")
+    print()
+    print("| Stockfish 15.1 rung (held where the full fit placed it) | Elo ± 95% |")
+    print("|---|---|")
+    for p in sorted(rungs, key=lambda p: int(p.split()[1])):
+        print(f"| `UCI_Elo={p.split()[1]}` | {rungs[p][0]:.0f} ± {rungs[p][1]:.0f} |")
+
+
 def monotone(points):
     """Weighted isotonic (non-decreasing) fit of [(y, weight)]."""
     blocks = []  # [sum w*y, sum w, count]
@@ -127,6 +193,9 @@ def monotone(points):
 
 
 def main():
+    if "--refit" in sys.argv:
+        print_refit(sys.argv[sys.argv.index("--refit") + 1])
+        return
     matches = read_matches()
     placed, used = fit(matches)
     levels = sorted((int(p.split()[1]), p) for p in placed if p.startswith("level "))
