@@ -66,15 +66,24 @@ const fn build_levels() -> [Level; MAX_LEVEL as usize] {
     levels
 }
 
-/// Each level's Elo at 5s+0.05s with the PST evaluator, on one logistic
-/// scale anchored at Stockfish 15.1's `UCI_Elo` 1900: `arena/skill_table.py
-/// --rust` fits every level, full strength and every Stockfish rung to all
-/// the matches at once, then makes the levels monotone (docs/measurements.md,
-/// "Playing levels", has the table with games and error bars).
+/// Each level's Elo at 5s+0.05s with the PST evaluator, on the logistic
+/// scale anchored at Stockfish 15.1's `UCI_Elo` 1900, re-fitted on
+/// 2026-11-28 with build [`FIT_BUILD`]: the even levels against the Stockfish
+/// rungs, held where the full fit of 2026-11-23 placed them, the odd levels
+/// interpolated, the whole made monotone (`arena/skill_table.py --refit
+/// skill-2026-11-28 --rust`; docs/measurements.md, "Playing levels", has the
+/// games and error bars).
 pub const MEASURED_ELO: [i64; MAX_LEVEL as usize] = [
-    809, 898, 948, 981, 1041, 1068, 1156, 1156, 1165, 1276, 1318, 1440, 1463, 1534, 1534, 1804,
-    1848, 1911, 1911, 1911,
+    661, 804, 948, 1025, 1102, 1142, 1183, 1261, 1338, 1342, 1345, 1479, 1612, 1710, 1808, 1845,
+    1882, 1910, 1938, 1938,
 ];
+
+/// The build the levels were fitted with, and its `tarpon bench --eval pst`
+/// signature: the levels search with the PST under node caps, so any change
+/// to the search or the PST moves their strength, and `.ci/check-levels`
+/// warns when this signature is no longer the engine's.
+pub const FIT_BUILD: &str = "568a614";
+pub const FIT_PST_BENCH: u64 = 3245688;
 
 pub const MIN_ELO: i64 = MEASURED_ELO[0];
 /// The Elo of level 19; level 20 (full strength) is unlimited.
@@ -168,6 +177,9 @@ mod tests {
         assert_eq!(active_level(false, 800, 20), None);
         assert_eq!(active_level(false, 800, 5).map(|l| l.skill), Some(5));
         assert_eq!(active_level(true, MAX_ELO, 5).map(|l| l.skill), Some(19));
+        // The check against Stockfish's own `UCI_Elo 1500` (measurements.md)
+        // played level 11 for that reason.
+        assert_eq!(level_for_elo(1500), 11);
     }
 
     #[test]
