@@ -5,6 +5,7 @@
 
 pub mod heat;
 pub mod pgn;
+pub mod verdict;
 
 use std::fmt::Write as _;
 
