@@ -128,6 +128,7 @@ impl Game {
         for mv in prefix {
             game.push(mv, None, None);
         }
+        game.end = game.end_by_rule();
         game
     }
 
