@@ -8,8 +8,8 @@ Two steps, so the slow reference runs once:
       the best move's score, and the played move's own score (`searchmoves`).
       Also, for a blunder-rich sample, the same positions with a seeded random
       legal move instead of the game move. Writes JSON lines.
-  compare: start `tarpon play`, ask it for the verdict of each move exactly as
-      the page does (a learning game from the FEN, then the move), and report
+  compare: start `tarpon play`, ask it for the verdict of each move with the
+      page's own search and time budget (`POST /api/judge`), and report
       class agreement, the confusion table, blunder recall, and how often the
       reference's best move got called a mistake or worse.
 
@@ -20,7 +20,7 @@ Two steps, so the slow reference runs once:
 Needs python-chess (`pip install chess`). Fixed depth: machine load changes
 only how long it takes, never the answer.
 """
-import argparse, json, math, random, socket, subprocess, sys, time, urllib.request
+import argparse, json, math, os, random, socket, subprocess, sys, time, urllib.request
 
 import chess, chess.engine, chess.pgn
 
@@ -116,7 +116,7 @@ def post(base, path, body):
 def compare(args):
     rows = [json.loads(line) for line in open(args.reference)]
     port = free_port()
-    server = subprocess.Popen([args.tarpon, "play", "--port", str(port)],
+    server = subprocess.Popen([args.tarpon, "play", "--port", str(port), "--puzzles", os.devnull],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     server.stdout.readline()  # "listening on ..."
     base = f"http://127.0.0.1:{port}"
@@ -124,11 +124,8 @@ def compare(args):
     seconds = []
     try:
         for i, row in enumerate(rows):
-            board = chess.Board(row["fen"])
-            game = post(base, "/api/new", {"mode": "learning", "fen": row["fen"],
-                                           "color": "white" if board.turn else "black"})
             start = time.time()
-            state = post(base, f"/api/game/{game['id']}/judge", {"move": row["move"]})
+            state = post(base, "/api/judge", {"fen": row["fen"], "move": row["move"]})
             seconds.append(time.time() - start)
             ours = state["verdict"]["class"]
             ours = "best" if ours == "great" else ours

@@ -433,7 +433,7 @@ impl Game {
         let thinking = self.thinking.as_ref().map(|t| {
             json!({
                 "depth": t.depth,
-                "score": t.score.map(|s| s.uci()),
+                "score": t.score.filter(|_| learning).map(|s| s.uci()),
                 "pv": if learning { t.pv.clone() } else { Vec::new() },
             })
         });

@@ -173,7 +173,8 @@ function drawHelp() {
   if (!learning) return;
   const w = state.white_win === null ? 50 : state.white_win;
   $("bar-white").style.height = w + "%";
-  $("bar-text").textContent = state.white_win === null ? "" : (w > 65 ? "White is winning!" : w < 35 ? "Black is winning!" : "Close game!");
+  $("bar-text").textContent = state.white_win === null ? "" :
+    (w > 65 ? "White is winning!" : w < 35 ? "Black is winning!" : "Close game!") + ` (White's winning chances ${w.toFixed(0)}%)`;
   $("bar").dataset.white = w.toFixed(1);
   const h = state.hint;
   const parts = [];
@@ -215,7 +216,7 @@ function render() {
   b.mode = state.mode; b.result = state.result ? state.result.reason : ""; b.hintStage = state.hint ? state.hint.stage : 0;
   b.version = state.version;
   drawBoard(); drawMoves(); drawVerdict(); drawHelp(); drawStatus();
-  $("pgn").href = `/api/game/${state.id}/pgn`;
+  $("pgn").href = $("result-pgn").href = `/api/game/${state.id}/pgn`;
 }
 
 function show(next) {
