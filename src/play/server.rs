@@ -311,14 +311,13 @@ impl Server {
 
     fn hint(&self, slot: &Arc<Slot>) -> Outcome<()> {
         let (position, ply, generation) = {
-            let game = slot.lock();
+            let mut game = slot.lock();
             game.check_player_may_move()?;
             if game.hint.stage >= 3 {
                 return Err(Refusal::Conflict("the hint already shows the move".into()));
             }
+            // The searches were made at the first stage; a move resets the hint.
             if game.hint.stage > 0 {
-                drop(game);
-                let mut game = slot.lock();
                 game.hint.stage += 1;
                 game.hints_used += 1;
                 game.version += 1;

@@ -468,4 +468,14 @@ fn the_page_is_self_contained() {
     for name in ["Beginner", "Amateur", "Intermediate", "Hard", "Master"] {
         assert!(levels.contains(name), "{levels}");
     }
+    // "why?": the explain views of a position, from the same server.
+    let fen = "rnbqkbnr%2Fpppppppp%2F8%2F8%2F4P3%2F8%2FPPPP1PPP%2FRNBQKBNR%20b%20KQkq%20-%200%201";
+    for view in ["tree", "trace"] {
+        let (status, page) = server.request("GET", &format!("/explain/{view}?fen={fen}"), "");
+        assert_eq!(status, 200, "{view}");
+        assert!(
+            page.contains("<svg") && page.contains("4P3"),
+            "{view} page of the position"
+        );
+    }
 }
