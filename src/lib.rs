@@ -23,6 +23,7 @@
 //! | `train` | self-play datagen, the record format and the NNUE trainer | `eval`, `position`, `rng`, `search`, `tablebase` |
 //! | `similar` | master games that reached a position like this one: the LSI index and its queries | |
 //! | `explain` | showing how engines think: search trees, evaluation traces, annotated games, mazes | `eval`, `position`, `rng`, `search` |
+//! | `play` | `tarpon play`: the HTTP server, games by id, the engine's replies and the learner's verdicts, and its page | `eval`, `explain`, `position`, `rng`, `search`, `uci` |
 
 pub mod arena;
 pub mod bench;
@@ -30,6 +31,7 @@ pub mod eval;
 pub mod explain;
 pub mod huge_pages;
 pub mod perft;
+pub mod play;
 pub mod position;
 pub mod rng;
 pub mod search;

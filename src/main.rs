@@ -37,6 +37,8 @@ enum Command {
     Convert(tarpon::train::convert::ConvertArgs),
     /// Train an NNUE (HalfKP, HalfKAv2_hm or Chess768) on datagen records and export it.
     Train(tarpon::train::trainer::TrainArgs),
+    /// Play tarpon in a browser: competitive or learning mode (docs/play.md).
+    Play(tarpon::play::PlayArgs),
     /// Print the search parameters as SPSA input (`name, int, default, min, max, c_end, r_end`);
     /// only a build with `--features tune` can set them as UCI options.
     Params,
@@ -59,6 +61,7 @@ fn main() -> ExitCode {
     match cli.command {
         None | Some(Command::Uci) => tarpon::uci::run(),
         Some(Command::Explain(args)) => tarpon::explain::run(&args),
+        Some(Command::Play(args)) => tarpon::play::run(&args),
         Some(Command::Similar(args)) => tarpon::similar::run(&args),
         Some(Command::Bench(args)) => tarpon::bench::run(args),
         Some(Command::Perft(args)) => perft::cli::run(args),

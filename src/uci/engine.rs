@@ -289,20 +289,7 @@ impl Engine {
         );
         let mut config = self.search_config();
         if let Some(level) = level {
-            limits.depth = Some(
-                limits
-                    .depth
-                    .map_or(level.max_depth, |d| d.min(level.max_depth)),
-            );
-            limits.nodes = Some(
-                limits
-                    .nodes
-                    .map_or(level.max_nodes, |n| n.min(level.max_nodes)),
-            );
-            config.multipv = config.multipv.max(strength::WEAK_MULTI_PV);
-            // The levels' Elo was measured with the PST evaluator; a net
-            // would make every level stronger than its table says.
-            config.eval = EvalChoice::Pst;
+            level.restrict(&mut limits, &mut config);
         }
         let control = Arc::new(SearchControl::new());
         let job = SearchJob {

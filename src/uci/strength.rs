@@ -11,8 +11,9 @@
 //! from `arena/skill_ladder.sh` (each level against a Stockfish 15.1
 //! `UCI_Elo` rung, 5s+0.05s, `Eval=pst`) through `arena/skill_table.py`.
 
+use crate::eval::EvalChoice;
 use crate::rng::SplitMix64;
-use crate::search::Score;
+use crate::search::{Limits, Score, SearchConfig};
 
 /// The strongest level: full strength, no weakening.
 pub const MAX_LEVEL: u8 = 20;
@@ -111,6 +112,24 @@ pub fn active_level(limit_strength: bool, elo: i64, skill_level: i64) -> Option<
 }
 
 impl Level {
+    /// Caps a search at this level: its depth and nodes, enough lines to
+    /// choose from, and the PST evaluator the levels were measured with (a
+    /// net would make every level stronger than its table says).
+    pub fn restrict(&self, limits: &mut Limits, config: &mut SearchConfig) {
+        limits.depth = Some(
+            limits
+                .depth
+                .map_or(self.max_depth, |d| d.min(self.max_depth)),
+        );
+        limits.nodes = Some(
+            limits
+                .nodes
+                .map_or(self.max_nodes, |n| n.min(self.max_nodes)),
+        );
+        config.multipv = config.multipv.max(WEAK_MULTI_PV);
+        config.eval = EvalChoice::Pst;
+    }
+
     /// Picks among the searched lines, given as `(score in cp from the side
     /// to move, anything)` best first. Returns the index of the line to play.
     /// Scores come from [`comparable_score`].

@@ -19,6 +19,8 @@ mod nnue_screlu;
 mod nnue_uci;
 mod openbench;
 mod perft;
+mod play_server;
+mod play_verdicts;
 mod position_random;
 mod readme;
 mod search;

@@ -5,18 +5,19 @@
 
 pub mod heat;
 pub mod pgn;
+pub mod verdict;
 
 use std::fmt::Write as _;
 
 use clap::Args;
-use shakmaty::{Color, Move};
+use shakmaty::Color;
 
 use crate::eval::EvalChoice;
 use crate::explain::evaluator::EvalOptions;
 use crate::explain::json::Json;
 use crate::explain::trace::search_view;
 use crate::position::Position;
-use crate::search::{Limits, Score, SearchOutcome};
+use crate::search::{Limits, Score};
 
 /// Annotate the games of a PGN file with the engine's judgement of each move.
 #[derive(Args, Debug)]
@@ -100,16 +101,6 @@ fn negate(score: Score) -> Score {
     }
 }
 
-/// The opponent's score after a move, seen by the side that made it: a mate
-/// against the opponent in n of its moves is a mate in n + 1 counted from
-/// the move just made (so delivering mate is "mate in 1").
-fn for_mover(opponent: Score) -> Score {
-    match opponent {
-        Score::Mate(n) if n <= 0 => Score::Mate(1 - n),
-        other => negate(other),
-    }
-}
-
 /// A score as `[%eval]` writes it: pawns (or `#n`) from White's point of view.
 fn eval_tag(white: Score) -> String {
     match white {
@@ -139,28 +130,20 @@ pub struct Engine {
     pub eval: EvalChoice,
 }
 
-/// The position's score for its side to move; a finished game scores by rule.
-fn judge(pos: &Position, engine: &Engine) -> Result<(Score, Option<Move>), String> {
-    let moves = pos.legal_moves();
-    if moves.is_empty() {
-        return Ok((
-            if pos.is_check() {
-                Score::Mate(0)
-            } else {
-                Score::Cp(0)
-            },
-            None,
-        ));
+impl Engine {
+    /// The verdict search's budget: the depth if one is set, else the time.
+    fn budget(&self) -> verdict::Budget {
+        match (self.limits.depth, self.limits.movetime_ms) {
+            (Some(d), _) => verdict::Budget::Depth(d),
+            (None, Some(ms)) => verdict::Budget::Millis(ms),
+            (None, None) => verdict::Budget::Millis(200),
+        }
     }
-    if pos.is_fifty_move_draw() || pos.is_insufficient_material() || pos.repetitions() >= 2 {
-        return Ok((Score::Cp(0), None));
-    }
-    let outcome: SearchOutcome = search_view::run(pos, engine.limits.clone(), engine.eval.clone())?;
-    let score = outcome.lines.first().map_or(Score::Cp(0), |l| l.score);
-    Ok((score, outcome.best))
 }
 
-/// Annotates every move of `game`.
+/// Annotates every move of `game` with the verdict `tarpon play` gives a
+/// learner (`verdict::judge`: the played move re-searched from the same
+/// root, the loss in winning chances).
 pub fn annotate(
     game: &pgn::Game,
     engine: &Engine,
@@ -168,32 +151,23 @@ pub fn annotate(
 ) -> Result<Vec<MoveReport>, String> {
     let mut pos = game.start.clone();
     let mut reports = Vec::with_capacity(game.moves.len());
-    let mut current = judge(&pos, engine)?;
     for &m in &game.moves {
         heat::accumulate(heat, &pos);
-        let mover = pos.turn();
-        let (before, best) = current;
-        let best_san = best.map_or("-".to_string(), |b| {
-            search_view::san_line(&pos, &[b]).join("")
+        let v = verdict::judge(&pos, m, engine.budget(), engine.eval.clone())?;
+        let best_san = v.best_line.first().map_or("-".to_string(), |&b| {
+            search_view::san_line(&pos, &[b]).concat()
         });
-        let san = search_view::san_line(&pos, &[m]).join("");
+        reports.push(MoveReport {
+            san: search_view::san_line(&pos, &[m]).concat(),
+            mover: pos.turn(),
+            best_san,
+            before: v.best_score,
+            after: v.played_score,
+            loss: v.loss / 100.0,
+            label: v.label,
+        });
         pos.make(m);
         pos.forget_undo();
-        current = judge(&pos, engine)?;
-        let after = for_mover(current.0);
-        let played_best = best == Some(m);
-        // The played move cannot be better than the best by more than search
-        // noise; a negative loss is no loss.
-        let loss = (win_probability(before) - win_probability(after)).max(0.0);
-        reports.push(MoveReport {
-            san,
-            mover,
-            best_san,
-            before,
-            after,
-            loss,
-            label: Label::from_loss(loss, played_best),
-        });
     }
     heat::accumulate(heat, &pos);
     Ok(reports)

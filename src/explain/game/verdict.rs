@@ -1,0 +1,288 @@
+//! The verdict on one move, the way a coach should give it: the move's own
+//! searched score against the best move's, both from the same root and the
+//! same table, and the loss measured in winning chances, not centipawns (a
+//! pawn matters at equality, not when a queen up).
+//!
+//! Why a re-search of the played move: a fixed-depth search of the position
+//! *after* the move sees one ply less and a different horizon than the search
+//! before it, so a strong move can look like a blunder (8.Nc3 in the Opera
+//! game at depth 8). Searching the played move with `searchmoves` from the
+//! same root compares like with like.
+//!
+//! `tarpon play` judges every learner's move with [`judge`]; the thresholds
+//! and formulas are lichess's published ones (docs/play.md).
+
+use shakmaty::Move;
+
+use super::Label;
+use crate::eval::EvalChoice;
+use crate::position::Position;
+use crate::search::{
+    Limits, PvLine, Score, SearchConfig, SearchControl, SearchOutcome, TranspositionTable,
+    run_search,
+};
+
+/// Lichess's winning chances, 0..100, for the side the score belongs to:
+/// `50 + 50 · (2 / (1 + e^(−0.00368208 · cp)) − 1)`, cp clamped to ±1000
+/// and a mate counted as ±1000.
+pub fn win_percent(score: Score) -> f64 {
+    let cp = match score {
+        Score::Cp(cp) => cp.clamp(-1000, 1000),
+        Score::Mate(n) if n > 0 => 1000,
+        Score::Mate(_) => -1000,
+    };
+    50.0 + 50.0 * (2.0 / (1.0 + (-0.003_682_08 * f64::from(cp)).exp()) - 1.0)
+}
+
+/// Lichess's analysis thresholds in Win% points: 5, 10 and 15.
+pub fn label(loss: f64, played_best: bool) -> Label {
+    Label::from_loss(loss / 100.0, played_best)
+}
+
+/// Lichess's move accuracy from the mover's Win% before and after the move.
+pub fn move_accuracy(before: f64, after: f64) -> f64 {
+    if after >= before {
+        return 100.0;
+    }
+    let raw = 103.166_810_071_164_9 * (-0.043_544_153_867_539_51 * (before - after)).exp()
+        - 3.166_924_740_191_411;
+    (raw + 1.0).clamp(0.0, 100.0)
+}
+
+/// Lichess's game accuracy for one side: the mean of the volatility-weighted
+/// mean and the harmonic mean of its move accuracies. `white_wins` holds
+/// White's Win% before the first move and after each move; `white_first`
+/// says whether White made the first of those moves.
+pub fn game_accuracy(white_wins: &[f64], white_first: bool, for_white: bool) -> Option<f64> {
+    let moves = white_wins.len().checked_sub(1)?;
+    let window = (moves / 10).clamp(2, 8);
+    let mut weighted = 0.0;
+    let mut weights = 0.0;
+    let mut inverse_sum = 0.0;
+    let mut count = 0usize;
+    for ply in 0..moves {
+        let white_moved = (ply % 2 == 0) == white_first;
+        if white_moved != for_white {
+            continue;
+        }
+        let mover = |w: f64| if for_white { w } else { 100.0 - w };
+        let accuracy = move_accuracy(mover(white_wins[ply]), mover(white_wins[ply + 1]));
+        let start = (ply + 1).saturating_sub(window);
+        let slice = &white_wins[start..=(ply + 1).min(moves)];
+        let weight = standard_deviation(slice).clamp(0.5, 12.0);
+        weighted += accuracy * weight;
+        weights += weight;
+        inverse_sum += 1.0 / accuracy.max(1.0);
+        count += 1;
+    }
+    (count > 0).then(|| (weighted / weights + count as f64 / inverse_sum) / 2.0)
+}
+
+fn standard_deviation(values: &[f64]) -> f64 {
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n).sqrt()
+}
+
+/// What a verdict is worth: the class, and what should have been played.
+#[derive(Clone, Debug)]
+pub struct Verdict {
+    pub label: Label,
+    /// The played move was the best and the only one that kept its class:
+    /// the second-best move loses at least a class.
+    pub only_move: bool,
+    /// Win% points the move gave away against the best (0..100).
+    pub loss: f64,
+    /// The best line from the position before the move (best move first).
+    pub best_line: Vec<Move>,
+    pub best_score: Score,
+    /// The played move followed by the line that answers it.
+    pub played_line: Vec<Move>,
+    pub played_score: Score,
+    pub depth: u32,
+}
+
+impl Verdict {
+    /// "great" for an only move, else the label's name.
+    pub fn name(&self) -> &'static str {
+        if self.only_move {
+            "great"
+        } else {
+            self.label.name()
+        }
+    }
+}
+
+/// How hard [`judge`] looks: a depth (reproducible) or a time per search.
+#[derive(Clone, Copy, Debug)]
+pub enum Budget {
+    Depth(u32),
+    /// Milliseconds for the search of the position; the re-search of the
+    /// played move gets at most the same again.
+    Millis(u64),
+}
+
+/// The main search thread keeps its move lists on the stack.
+const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
+const HASH_MB: usize = 16;
+
+/// Searches `pos` with two principal variations, then the played move alone
+/// to the depth the first search reached, and judges `played` by the
+/// winning chances it lost. `pos` must have `played` among its legal moves.
+pub fn judge(
+    pos: &Position,
+    played: Move,
+    budget: Budget,
+    eval: EvalChoice,
+) -> Result<Verdict, String> {
+    debug_assert!(pos.legal_moves().contains(&played));
+    let pos = pos.clone();
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("tarpon-verdict".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn_scoped(scope, move || judge_here(&pos, played, budget, eval))
+            .map_err(|e| format!("cannot start the search thread: {e}"))?
+            .join()
+            .map_err(|_| "the search failed".to_string())?
+    })
+}
+
+fn judge_here(
+    pos: &Position,
+    played: Move,
+    budget: Budget,
+    eval: EvalChoice,
+) -> Result<Verdict, String> {
+    let tt = TranspositionTable::new(HASH_MB);
+    let search = |limits: Limits, multipv: usize| -> SearchOutcome {
+        let config = SearchConfig {
+            eval: eval.clone(),
+            multipv,
+            ..SearchConfig::default()
+        };
+        run_search(
+            pos,
+            &limits,
+            &config,
+            &tt,
+            &SearchControl::new(),
+            &mut |_| {},
+        )
+    };
+    let limits = match budget {
+        Budget::Depth(d) => Limits {
+            depth: Some(d),
+            ..Limits::default()
+        },
+        Budget::Millis(ms) => Limits {
+            movetime_ms: Some(ms),
+            ..Limits::default()
+        },
+    };
+    let root = search(limits.clone(), 2);
+    let best = root.lines.first().ok_or("no legal move to judge")?.clone();
+    let second = root.lines.get(1).cloned();
+    let played_line = if best.pv.first() == Some(&played) {
+        best.clone()
+    } else if second.as_ref().and_then(|l| l.pv.first()) == Some(&played) {
+        second.clone().unwrap_or_else(|| best.clone())
+    } else {
+        let again = Limits {
+            depth: Some(root.depth.max(1)),
+            searchmoves: vec![played],
+            ..limits
+        };
+        let outcome = search(again, 1);
+        outcome.lines.into_iter().next().unwrap_or(PvLine {
+            score: best.score,
+            pv: vec![played],
+        })
+    };
+    Ok(verdict_from_lines(
+        &best,
+        second.as_ref(),
+        &played_line,
+        played,
+        root.depth,
+    ))
+}
+
+/// The verdict from the searched lines: the best, the second best (if any)
+/// and the played move's own line.
+pub fn verdict_from_lines(
+    best: &PvLine,
+    second: Option<&PvLine>,
+    played_line: &PvLine,
+    played: Move,
+    depth: u32,
+) -> Verdict {
+    let played_best = best.pv.first() == Some(&played);
+    // The played move searched alone can come out above the best line's
+    // score (search noise): then it is the best.
+    let best_win = win_percent(best.score).max(win_percent(played_line.score));
+    let loss = (best_win - win_percent(played_line.score)).max(0.0);
+    let class = label(loss, played_best);
+    let only_move = played_best
+        && second.is_some_and(|s| {
+            let second_loss = best_win - win_percent(s.score);
+            label_rank(label(second_loss, false)) > label_rank(Label::Good)
+        });
+    Verdict {
+        label: class,
+        only_move,
+        loss,
+        best_line: best.pv.clone(),
+        best_score: best.score,
+        played_line: played_line.pv.clone(),
+        played_score: played_line.score,
+        depth,
+    }
+}
+
+/// Labels from best (0) to blunder (4).
+pub fn label_rank(label: Label) -> u8 {
+    match label {
+        Label::Best => 0,
+        Label::Good => 1,
+        Label::Inaccuracy => 2,
+        Label::Mistake => 3,
+        Label::Blunder => 4,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn winning_chances_follow_lichess() {
+        assert!((win_percent(Score::Cp(0)) - 50.0).abs() < 1e-9);
+        // 100 cp is about 59.1 % (lichess.org/page/accuracy).
+        assert!((win_percent(Score::Cp(100)) - 59.1).abs() < 0.1);
+        assert_eq!(win_percent(Score::Mate(3)), win_percent(Score::Cp(5000)));
+        assert!(win_percent(Score::Mate(-2)) < 3.0);
+    }
+
+    #[test]
+    fn accuracy_is_full_without_loss_and_falls_with_it() {
+        assert_eq!(move_accuracy(60.0, 70.0), 100.0);
+        let small = move_accuracy(60.0, 55.0);
+        let big = move_accuracy(60.0, 20.0);
+        assert!(small > big && big >= 0.0 && small < 100.0, "{small} {big}");
+        // White keeps 50 %, Black throws the game away.
+        let wins = [50.0, 50.0, 80.0, 80.0, 95.0];
+        let white = game_accuracy(&wins, true, true).unwrap();
+        let black = game_accuracy(&wins, true, false).unwrap();
+        assert!(white > 99.0 && black < 60.0, "{white} {black}");
+    }
+
+    #[test]
+    fn thresholds_are_lichess_analysis_ones() {
+        assert_eq!(label(4.9, false), Label::Good);
+        assert_eq!(label(5.0, false), Label::Inaccuracy);
+        assert_eq!(label(10.0, false), Label::Mistake);
+        assert_eq!(label(15.0, false), Label::Blunder);
+        assert_eq!(label(30.0, true), Label::Best);
+    }
+}
