@@ -177,7 +177,7 @@ workload() { # MODE [VAR=VALUE...]: creates a workload of tarpon-ob, prints its 
     local mode=$1
     shift
     orm "$mode" OB_BRANCH=HEAD OB_SHA="$SHA" OB_BENCH="$BENCH" OB_SOURCE="$FILES/tarpon.zip" \
-        OB_OPTIONS="Threads=1 Hash=16" OB_SCALE_NPS=700000 OB_UPLOAD=FALSE \
+        OB_OPTIONS="Threads=1 Hash=16" OB_SCALE_NPS=2200000 OB_UPLOAD=FALSE \
         OB_WIN_ADJ="movecount=3 score=400" OB_DRAW_ADJ="movenumber=40 movecount=8 score=10" \
         "$@" | field "['id']"
 }
