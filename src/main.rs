@@ -37,6 +37,10 @@ enum Command {
     Convert(tarpon::train::convert::ConvertArgs),
     /// Train an NNUE (HalfKP, HalfKAv2_hm or Chess768) on datagen records and export it.
     Train(tarpon::train::trainer::TrainArgs),
+    /// Read a chess board from a picture: its FEN, confidence and analysis
+    /// (`tarpon scan train|eval|render|bench` are its tools).
+    #[cfg(feature = "scan")]
+    Scan(Box<tarpon::scan::cli::ScanArgs>),
     /// Print the search parameters as SPSA input (`name, int, default, min, max, c_end, r_end`);
     /// only a build with `--features tune` can set them as UCI options.
     Params,
@@ -69,6 +73,8 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => tarpon::train::datagen::run(args),
         Some(Command::Convert(args)) => tarpon::train::convert::run(args),
         Some(Command::Train(args)) => tarpon::train::trainer::run(args),
+        #[cfg(feature = "scan")]
+        Some(Command::Scan(args)) => tarpon::scan::cli::run(&args),
         Some(Command::Params) => {
             if !cfg!(feature = "tune") {
                 eprintln!("note: this build lacks the tune feature; its parameters are constants");

@@ -21,6 +21,8 @@ mod openbench;
 mod perft;
 mod position_random;
 mod readme;
+#[cfg(feature = "scan")]
+mod scan;
 mod search;
 mod search_api;
 mod search_robustness;
