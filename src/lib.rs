@@ -23,7 +23,7 @@
 //! | `train` | self-play datagen, the record format and the NNUE trainer | `eval`, `position`, `rng`, `search`, `tablebase` |
 //! | `similar` | master games that reached a position like this one: the LSI index and its queries | |
 //! | `explain` | showing how engines think: search trees, evaluation traces, annotated games, mazes | `eval`, `position`, `rng`, `search` |
-//! | `scan` | reading a board from a picture: finder, square classifier, chess sense, renderer and trainer (feature `scan`) | `position`, `rng`, `search`, `train` |
+//! | `scan` | reading a board from a picture: finder, square classifier, chess sense, renderer and trainer (feature `scan`) | `explain`, `position`, `rng`, `search`, `train` |
 
 pub mod arena;
 pub mod bench;

@@ -18,6 +18,7 @@ use super::render::{self, Styles};
 use super::sense::{Bottom, Reading, Side, square_name};
 use super::train::{EvalArgs, TrainArgs, run_eval, run_train};
 use super::{CLASSES, class_of, read_plane};
+use crate::explain::json::Json;
 
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -216,63 +217,58 @@ fn ascii(reading: &Reading) -> String {
     out
 }
 
-fn json_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-fn json(reading: &Reading, grid: &Grid, doubtful: &[usize]) -> String {
-    let squares: Vec<String> = (0..64)
+fn json(reading: &Reading, grid: &Grid, doubtful: &[usize]) -> Json {
+    let number = |x: f32| Json::Num((x as f64 * 1e5).round() / 1e5);
+    let squares = (0..64)
         .map(|i| {
-            let probs: Vec<String> = CLASSES
+            let probabilities = CLASSES
                 .iter()
                 .zip(&reading.probabilities[i])
-                .map(|(c, p)| format!("{}:{p:.5}", json_string(&c.to_string())))
+                .map(|(c, &p)| (c.to_string(), number(p)))
                 .collect();
-            format!(
-                "{{\"square\":\"{}\",\"piece\":\"{}\",\"confidence\":{:.5},\"probabilities\":{{{}}}}}",
-                square_name(i),
-                CLASSES[reading.board[i]],
-                reading.confidence[i],
-                probs.join(",")
-            )
+            Json::obj([
+                ("square", Json::str(square_name(i))),
+                ("piece", Json::str(CLASSES[reading.board[i]].to_string())),
+                ("confidence", number(reading.confidence[i])),
+                ("probabilities", Json::Obj(probabilities)),
+            ])
         })
         .collect();
-    let doubtful: Vec<String> = doubtful
-        .iter()
-        .map(|&i| format!("\"{}\"", square_name(i)))
-        .collect();
-    format!(
-        "{{\"fen\":{},\"legal\":{},\"illegal_reason\":{},\"bottom\":\"{}\",\"to_move\":\"{}\",\"grid\":{{\"left\":{:.2},\"top\":{:.2},\"square\":{:.3}}},\"doubtful\":[{}],\"squares\":[{}]}}",
-        json_string(&reading.fen),
-        reading.illegal.is_none(),
-        reading
-            .illegal
-            .as_deref()
-            .map_or("null".into(), json_string),
-        if reading.white_at_bottom {
-            "white"
-        } else {
-            "black"
-        },
-        reading.to_move.letter(),
-        grid.left,
-        grid.top,
-        grid.square,
-        doubtful.join(","),
-        squares.join(",")
-    )
+    Json::obj([
+        ("fen", Json::str(&reading.fen)),
+        ("legal", reading.illegal.is_none().into()),
+        (
+            "illegal_reason",
+            reading.illegal.as_deref().map_or(Json::Null, Json::str),
+        ),
+        (
+            "bottom",
+            Json::str(if reading.white_at_bottom {
+                "white"
+            } else {
+                "black"
+            }),
+        ),
+        ("to_move", Json::str(reading.to_move.letter().to_string())),
+        (
+            "grid",
+            Json::obj([
+                ("left", number(grid.left)),
+                ("top", number(grid.top)),
+                ("square", number(grid.square)),
+            ]),
+        ),
+        (
+            "doubtful",
+            Json::Arr(
+                doubtful
+                    .iter()
+                    .map(|&i| Json::str(square_name(i)))
+                    .collect(),
+            ),
+        ),
+        ("squares", Json::Arr(squares)),
+    ])
 }
 
 fn analyse(fen: &str, depth: Option<u32>, movetime: Option<u64>) -> Result<(), String> {

@@ -54,22 +54,50 @@ pub fn find(plane: &Plane) -> Result<Grid, FindError> {
     }
     let columns = column_profile(plane, 0, h);
     let rows = row_profile(plane, 0, w);
-    let mut x = best_comb(&columns, MIN_SQUARE, max_square).ok_or(FindError::NoGrid)?;
-    let mut y = best_comb(&rows, MIN_SQUARE, max_square).ok_or(FindError::NoGrid)?;
-    // Each axis again over the band the other found: page text beside the
-    // board drops out of the profile.
+    let xs = best_combs(&columns, MIN_SQUARE, max_square);
+    let ys = best_combs(&rows, MIN_SQUARE, max_square);
+    if xs.is_empty() || ys.is_empty() {
+        return Err(FindError::NoGrid);
+    }
+    // Page text and frames can outscore the board on one axis over the whole
+    // picture, so the few best combs of each axis are paired and each pair
+    // settled; the pair whose squares alternate best wins.
+    let mut best: Option<(usize, Grid)> = None;
+    for &x in &xs {
+        for &y in &ys {
+            let Some(candidate) = settle(plane, x, y, max_square) else {
+                continue;
+            };
+            if best.is_none_or(|b| candidate.0 > b.0) {
+                best = Some(candidate);
+            }
+        }
+    }
+    match best {
+        Some((agreeing, grid)) if agreeing >= 52 => Ok(grid),
+        _ => Err(FindError::NoCheckerboard),
+    }
+}
+
+/// From one comb per axis: each axis searched again over the band the other
+/// found (page text beside the board drops out of the profile), then the grid
+/// and its one-square shifts scored by how many squares alternate.
+fn settle(
+    plane: &Plane,
+    mut x: (f32, f32),
+    mut y: (f32, f32),
+    max_square: f32,
+) -> Option<(usize, Grid)> {
+    let (w, h) = (plane.width, plane.height);
     for _ in 0..2 {
         let (band_rows, band_columns) = (band(y, h), band(x, w));
         let columns = column_profile(plane, band_rows.0, band_rows.1);
         let rows = row_profile(plane, band_columns.0, band_columns.1);
         x = refine(
             &columns,
-            best_comb(&columns, MIN_SQUARE, max_square).ok_or(FindError::NoGrid)?,
+            *best_combs(&columns, MIN_SQUARE, max_square).first()?,
         );
-        y = refine(
-            &rows,
-            best_comb(&rows, MIN_SQUARE, max_square).ok_or(FindError::NoGrid)?,
-        );
+        y = refine(&rows, *best_combs(&rows, MIN_SQUARE, max_square).first()?);
     }
     let square = (x.1 + y.1) / 2.0;
     // A comb one square off still matches seven lines (the board's edge
@@ -104,10 +132,7 @@ pub fn find(plane: &Plane) -> Result<Grid, FindError> {
             best = (agreeing, grid);
         }
     }
-    if best.0 < 52 {
-        return Err(FindError::NoCheckerboard);
-    }
-    Ok(best.1)
+    Some(best)
 }
 
 /// The pixel range a comb covers along one axis, clamped.
@@ -140,15 +165,16 @@ fn row_profile(plane: &Plane, x0: usize, x1: usize) -> Vec<f32> {
         .collect()
 }
 
-/// The comb of nine lines (offset, step) with steps in `lo..=hi` (quarter
+/// The best few combs of nine lines (offset, step) with steps in `lo..=hi` (quarter
 /// pixels) that best matches `profile`: each line strong against the
 /// midpoints beside it. Scores are logarithms, so seven faint lines of a
 /// low-contrast board beat two strong edges of a frame or a page.
-/// Offsets and steps are pixel edges.
-fn best_comb(profile: &[f32], lo: f32, hi: f32) -> Option<(f32, f32)> {
+/// Offsets and steps are pixel edges; the best comb first.
+fn best_combs(profile: &[f32], lo: f32, hi: f32) -> Vec<(f32, f32)> {
+    const KEEP: usize = 3;
     let n = profile.len();
     if n == 0 {
-        return None;
+        return Vec::new();
     }
     let floor = 0.05 * profile.iter().sum::<f32>() / n as f32 + 1e-3;
     // A little tolerance for lines between whole-pixel positions.
@@ -161,7 +187,8 @@ fn best_comb(profile: &[f32], lo: f32, hi: f32) -> Option<(f32, f32)> {
             (peak + floor).ln()
         })
         .collect();
-    let mut best: Option<(f32, f32, f32)> = None;
+    // The best few (score, offset, step), no two alike.
+    let mut best: Vec<(f32, f32, f32)> = Vec::with_capacity(KEEP + 1);
     let mut step = lo.max(2.0);
     while step <= hi {
         let span = 8.0 * step;
@@ -175,15 +202,25 @@ fn best_comb(profile: &[f32], lo: f32, hi: f32) -> Option<(f32, f32)> {
             for k in 0..8 {
                 score -= at(k as f32 + 0.5);
             }
-            if best.is_none_or(|b| score > b.0) {
-                best = Some((score, offset, step));
+            if score > 0.0 && (best.len() < KEEP || score > best[best.len() - 1].0) {
+                let alike = |b: &(f32, f32, f32)| {
+                    (b.1 - offset).abs() < b.2 / 4.0 && (b.2 - step).abs() < b.2 / 16.0
+                };
+                match best.iter().position(alike) {
+                    Some(i) if best[i].0 >= score => {}
+                    Some(i) => best[i] = (score, offset, step),
+                    None => best.push((score, offset, step)),
+                }
+                best.sort_by(|a, b| b.0.total_cmp(&a.0));
+                best.truncate(KEEP);
             }
             offset += 1.0;
         }
         step += 0.25;
     }
-    best.filter(|b| b.0 > 0.0)
+    best.into_iter()
         .map(|(_, offset, step)| (offset + 1.0, step))
+        .collect()
 }
 
 /// Places each of the seven inner lines at its local gradient peak (parabolic

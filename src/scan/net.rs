@@ -45,7 +45,7 @@ const SHAPE: [u32; 6] = [
 const HEADER: usize = 8 + 4 + 4 * SHAPE.len();
 
 /// The default weights, trained by `tarpon scan train` (recipe in docs/scan.md).
-static DEFAULT_WEIGHTS: &[u8] = include_bytes!("scan-net.bin");
+static DEFAULT_WEIGHTS: &[u8] = include_bytes!("../../nets/scan.tscan");
 
 #[derive(Debug)]
 pub enum NetError {
@@ -282,6 +282,21 @@ fn valid(side: usize, d: isize) -> (usize, usize) {
     (lo, hi)
 }
 
+/// Tap `k` (0..9) of a 3×3 kernel on a `side`×`side` plane: for each output
+/// row, `f(output_start, source_start, len)` for the row's columns whose
+/// source lies inside the plane.
+#[inline]
+fn for_tap_rows(k: usize, side: usize, mut f: impl FnMut(usize, usize, usize)) {
+    let (dy, dx) = ((k / 3) as isize - 1, (k % 3) as isize - 1);
+    let (ylo, yhi) = valid(side, dy);
+    let (xlo, xhi) = valid(side, dx);
+    for y in ylo..yhi {
+        let sy = (y as isize + dy) as usize;
+        let from = ((sy * side) as isize + xlo as isize + dx) as usize;
+        f(y * side + xlo, from, xhi - xlo);
+    }
+}
+
 /// 3×3 convolution with zero padding, `same` size. Weights `[out][in][3][3]`.
 fn conv3x3(
     input: &[f32],
@@ -300,18 +315,11 @@ fn conv3x3(
             let src = &input[ci * n..(ci + 1) * n];
             for k in 0..9 {
                 let weight = w[(co * c_in + ci) * 9 + k];
-                let (dy, dx) = ((k / 3) as isize - 1, (k % 3) as isize - 1);
-                let (ylo, yhi) = valid(side, dy);
-                let (xlo, xhi) = valid(side, dx);
-                for y in ylo..yhi {
-                    let sy = (y as isize + dy) as usize;
-                    let row = &mut o[y * side + xlo..y * side + xhi];
-                    let from = (sy * side) as isize + xlo as isize + dx;
-                    let src_row = &src[from as usize..from as usize + (xhi - xlo)];
-                    for (o, s) in row.iter_mut().zip(src_row) {
+                for_tap_rows(k, side, |at, from, len| {
+                    for (o, s) in o[at..at + len].iter_mut().zip(&src[from..from + len]) {
                         *o += weight * s;
                     }
-                }
+                });
             }
         }
     }
@@ -341,23 +349,23 @@ fn conv3x3_backward(
             for k in 0..9 {
                 let index = (co * c_in + ci) * 9 + k;
                 let weight = w[index];
-                let (dy, dx) = ((k / 3) as isize - 1, (k % 3) as isize - 1);
-                let (ylo, yhi) = valid(side, dy);
-                let (xlo, xhi) = valid(side, dx);
                 let mut dw = 0.0;
-                for y in ylo..yhi {
-                    let sy = (y as isize + dy) as usize;
-                    let from = ((sy * side) as isize + xlo as isize + dx) as usize;
-                    let d_row = &d[y * side + xlo..y * side + xhi];
-                    let src_row = &src[from..from + (xhi - xlo)];
-                    dw += d_row.iter().zip(src_row).map(|(a, b)| a * b).sum::<f32>();
+                for_tap_rows(k, side, |at, from, len| {
+                    let d_row = &d[at..at + len];
+                    dw += d_row
+                        .iter()
+                        .zip(&src[from..from + len])
+                        .map(|(a, b)| a * b)
+                        .sum::<f32>();
                     if let Some(d_in) = d_input.as_deref_mut() {
-                        let d_in_row = &mut d_in[ci * n + from..ci * n + from + (xhi - xlo)];
-                        for (di, dv) in d_in_row.iter_mut().zip(d_row) {
+                        for (di, dv) in d_in[ci * n + from..ci * n + from + len]
+                            .iter_mut()
+                            .zip(d_row)
+                        {
                             *di += weight * dv;
                         }
                     }
-                }
+                });
                 grad[w_at + index] += dw;
             }
         }

@@ -115,11 +115,11 @@ pub fn random_position(rng: &mut SplitMix64) -> [usize; 64] {
         if moves.is_empty() {
             break;
         }
-        let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).cloned().collect();
+        let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).copied().collect();
         let pick = if !captures.is_empty() && rng.below(2) == 0 {
-            captures[rng.below(captures.len())].clone()
+            captures[rng.below(captures.len())]
         } else {
-            moves[rng.below(moves.len())].clone()
+            moves[rng.below(moves.len())]
         };
         pos.play_unchecked(pick);
     }

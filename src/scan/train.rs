@@ -29,6 +29,10 @@ pub struct TrainArgs {
     /// Boards to render and train on (each gives up to 64 squares).
     #[arg(long, default_value_t = 6000)]
     pub boards: usize,
+    /// Stop after this many boards, keeping the learning-rate schedule of
+    /// `--boards` (the checkpoint a longer run wrote at that point).
+    #[arg(long)]
+    pub stop_after: Option<usize>,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     #[arg(long, default_value_t = 0.002)]
@@ -115,7 +119,10 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
         args.boards,
         rayon::current_num_threads()
     );
-    for round in 0..rounds {
+    let last_round = args
+        .stop_after
+        .map_or(rounds, |b| b.div_ceil(ROUND).min(rounds));
+    for round in 0..last_round {
         let first = round * ROUND;
         let mut batch_pool: Vec<Example> = (first..(first + ROUND).min(args.boards))
             .into_par_iter()
