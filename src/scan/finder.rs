@@ -80,8 +80,10 @@ pub fn find(plane: &Plane) -> Result<Grid, FindError> {
 }
 
 /// From one comb per axis: each axis searched again over the band the other
-/// found (page text beside the board drops out of the profile), then the grid
-/// and its one-square shifts scored by how many squares alternate.
+/// found (page text beside the board drops out of the profile), and every
+/// grid on the way, with its one-square shifts, scored by how many squares
+/// alternate (a comb one square off still matches seven lines, the board's
+/// edge standing in for the eighth).
 fn settle(
     plane: &Plane,
     mut x: (f32, f32),
@@ -89,50 +91,46 @@ fn settle(
     max_square: f32,
 ) -> Option<(usize, Grid)> {
     let (w, h) = (plane.width, plane.height);
+    let mut tried = vec![(x, y)];
     for _ in 0..2 {
         let (band_rows, band_columns) = (band(y, h), band(x, w));
         let columns = column_profile(plane, band_rows.0, band_rows.1);
         let rows = row_profile(plane, band_columns.0, band_columns.1);
+        // The same combs placed precisely, and the combs found afresh.
+        tried.push((refine(&columns, x), refine(&rows, y)));
         x = refine(
             &columns,
             *best_combs(&columns, MIN_SQUARE, max_square).first()?,
         );
         y = refine(&rows, *best_combs(&rows, MIN_SQUARE, max_square).first()?);
+        tried.push((x, y));
     }
-    let square = (x.1 + y.1) / 2.0;
-    // A comb one square off still matches seven lines (the board's edge
-    // standing in for the eighth); the true grid is the one whose squares
-    // all alternate.
-    let mut best = (
-        0,
-        Grid {
-            left: x.0,
-            top: y.0,
-            square,
-        },
-    );
-    for (dx, dy) in [
-        (0, 0),
-        (-1, 0),
-        (1, 0),
-        (0, -1),
-        (0, 1),
-        (-1, -1),
-        (-1, 1),
-        (1, -1),
-        (1, 1),
-    ] {
-        let grid = Grid {
-            left: x.0 + dx as f32 * x.1,
-            top: y.0 + dy as f32 * y.1,
-            square,
-        };
-        let agreeing = checkerboard_agreement(plane, &grid);
-        if agreeing > best.0 {
-            best = (agreeing, grid);
+    let mut best: Option<(usize, Grid)> = None;
+    for (x, y) in tried {
+        let square = (x.1 + y.1) / 2.0;
+        for (dx, dy) in [
+            (0, 0),
+            (-1, 0),
+            (1, 0),
+            (0, -1),
+            (0, 1),
+            (-1, -1),
+            (-1, 1),
+            (1, -1),
+            (1, 1),
+        ] {
+            let grid = Grid {
+                left: x.0 + dx as f32 * x.1,
+                top: y.0 + dy as f32 * y.1,
+                square,
+            };
+            let agreeing = checkerboard_agreement(plane, &grid);
+            if best.is_none_or(|b| agreeing > b.0) {
+                best = Some((agreeing, grid));
+            }
         }
     }
-    Some(best)
+    best
 }
 
 /// The pixel range a comb covers along one axis, clamped.
