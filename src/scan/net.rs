@@ -484,7 +484,7 @@ mod tests {
             W5 + 77,
             B5 + 4,
         ] {
-            let eps = 1e-2;
+            let eps = 1e-3;
             let saved = net.params[index];
             net.params[index] = saved + eps;
             let up = -net.forward(&input).probs[target].ln();
