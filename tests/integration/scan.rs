@@ -32,7 +32,14 @@ fn assert_refused(o: &Output, message: &str) {
 
 #[test]
 fn a_rendered_board_round_trips_to_its_fen() {
-    let o = tarpon(&["scan", &fixture("cburnett-white-bottom.png")]);
+    // The net reads this board's h7 pawn at 0.56: sure enough at 0.5, in
+    // doubt (exit 2) at the default 0.6, which the next assertion checks.
+    let o = tarpon(&[
+        "scan",
+        "--min-confidence",
+        "0.5",
+        &fixture("cburnett-white-bottom.png"),
+    ]);
     assert_eq!(
         first_line(&o),
         "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 1",
@@ -40,6 +47,13 @@ fn a_rendered_board_round_trips_to_its_fen() {
         stderr(&o)
     );
     assert!(o.status.success(), "stderr: {}", stderr(&o));
+    let o = tarpon(&["scan", &fixture("cburnett-white-bottom.png")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("squares in doubt: h7 (p 0.56)"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -172,16 +186,24 @@ fn a_malformed_weight_file_is_refused() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// The first bytes of a PNG whose header claims `width`×`height` pixels.
+/// A PNG whose header claims `width`×`height` pixels, with an empty data
+/// chunk: enough for a reader to see the size, nothing to decode.
 fn png_header(width: u32, height: u32) -> Vec<u8> {
-    let mut chunk = b"IHDR".to_vec();
-    chunk.extend_from_slice(&width.to_be_bytes());
-    chunk.extend_from_slice(&height.to_be_bytes());
-    chunk.extend_from_slice(&[8, 2, 0, 0, 0]); // 8-bit RGB
+    let mut header = width.to_be_bytes().to_vec();
+    header.extend_from_slice(&height.to_be_bytes());
+    header.extend_from_slice(&[8, 2, 0, 0, 0]); // 8-bit RGB
     let mut bytes = b"\x89PNG\r\n\x1a\n".to_vec();
-    bytes.extend_from_slice(&13u32.to_be_bytes());
-    bytes.extend_from_slice(&chunk);
-    bytes.extend_from_slice(&crc32(&chunk).to_be_bytes());
+    for (kind, data) in [
+        (b"IHDR", header),
+        (b"IDAT", Vec::new()),
+        (b"IEND", Vec::new()),
+    ] {
+        let mut chunk = kind.to_vec();
+        chunk.extend_from_slice(&data);
+        bytes.extend_from_slice(&(data.len() as u32).to_be_bytes());
+        bytes.extend_from_slice(&chunk);
+        bytes.extend_from_slice(&crc32(&chunk).to_be_bytes());
+    }
     bytes
 }
 
