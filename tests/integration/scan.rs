@@ -110,6 +110,8 @@ fn json_output_parses_and_carries_every_square() {
 fn analyse_searches_the_position_read() {
     let o = tarpon(&[
         "scan",
+        "--min-confidence",
+        "0.5",
         &fixture("cburnett-white-bottom.png"),
         "--analyse",
         "--depth",
