@@ -23,6 +23,7 @@ import logging
 import os
 import subprocess
 import sys
+import tempfile
 
 import chess
 import chess.engine
@@ -107,11 +108,13 @@ def fastchess(tarpon, fastchess_path, book, games):
         "-engine", f"cmd={tarpon}", "name=tarpon-a",
         "-engine", f"cmd={tarpon}", "name=tarpon-b",
         "-each", "tc=2+0.02", "option.Hash=16",
-        "-openings", f"file={book}", "format=epd", "order=random",
+        "-openings", f"file={os.path.abspath(book)}", "format=epd", "order=random",
         "-rounds", str(games // 2), "-games", "2", "-repeat",
         "-concurrency", "1",
     ]
-    out = subprocess.run(command, capture_output=True, text=True, timeout=3600)
+    # fastchess writes its config.json into the working directory.
+    with tempfile.TemporaryDirectory() as scratch:
+        out = subprocess.run(command, capture_output=True, text=True, timeout=3600, cwd=scratch)
     text = out.stdout + out.stderr
     warnings = [line for line in text.splitlines() if "Warning" in line or "warning" in line]
     finished = text.count("Finished game")

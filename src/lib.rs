@@ -24,6 +24,7 @@
 //! | `similar` | master games that reached a position like this one: the LSI index and its queries | |
 //! | `explain` | showing how engines think: search trees, evaluation traces, annotated games, mazes | `eval`, `position`, `rng`, `search` |
 //! | `play` | `tarpon play`: the HTTP server, games by id, the engine's replies and the learner's verdicts, and its page | `eval`, `explain`, `position`, `rng`, `search`, `uci` |
+//! | `scan` | reading a board from a picture: finder, square classifier, chess sense, renderer and trainer (feature `scan`) | `explain`, `position`, `rng`, `search`, `train` |
 
 pub mod arena;
 pub mod bench;
@@ -34,6 +35,8 @@ pub mod perft;
 pub mod play;
 pub mod position;
 pub mod rng;
+#[cfg(feature = "scan")]
+pub mod scan;
 pub mod search;
 pub mod similar;
 pub mod tablebase;

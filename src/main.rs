@@ -39,6 +39,10 @@ enum Command {
     Train(tarpon::train::trainer::TrainArgs),
     /// Play tarpon in a browser: competitive or learning mode (docs/play.md).
     Play(tarpon::play::PlayArgs),
+    /// Read a chess board from a picture: its FEN, confidence and analysis
+    /// (`tarpon scan train|eval|render|bench` are its tools).
+    #[cfg(feature = "scan")]
+    Scan(Box<tarpon::scan::cli::ScanArgs>),
     /// Print the search parameters as SPSA input (`name, int, default, min, max, c_end, r_end`);
     /// only a build with `--features tune` can set them as UCI options.
     Params,
@@ -72,6 +76,8 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => tarpon::train::datagen::run(args),
         Some(Command::Convert(args)) => tarpon::train::convert::run(args),
         Some(Command::Train(args)) => tarpon::train::trainer::run(args),
+        #[cfg(feature = "scan")]
+        Some(Command::Scan(args)) => tarpon::scan::cli::run(&args),
         Some(Command::Params) => {
             if !cfg!(feature = "tune") {
                 eprintln!("note: this build lacks the tune feature; its parameters are constants");

@@ -8,8 +8,8 @@ use rayon::prelude::*;
 
 use super::model::{DenseGrads, Model};
 
-const BETA1: f32 = 0.9;
-const BETA2: f32 = 0.999;
+pub const BETA1: f32 = 0.9;
+pub const BETA2: f32 = 0.999;
 const EPSILON: f32 = 1e-8;
 
 /// A thread's transformer gradient: full-size rows, of which only the
@@ -69,7 +69,7 @@ pub struct Moments {
 }
 
 impl Moments {
-    fn zeros(len: usize) -> Moments {
+    pub fn zeros(len: usize) -> Moments {
         Moments {
             m: vec![0.0; len],
             v: vec![0.0; len],
@@ -79,7 +79,7 @@ impl Moments {
 
 /// One Adam update of `params` with `grads`; `lr_t` includes the bias correction.
 #[inline]
-fn adam(params: &mut [f32], grads: &[f32], m: &mut [f32], v: &mut [f32], lr_t: f32) {
+pub fn adam(params: &mut [f32], grads: &[f32], m: &mut [f32], v: &mut [f32], lr_t: f32) {
     for (((p, &g), m), v) in params
         .iter_mut()
         .zip(grads)

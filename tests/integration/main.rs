@@ -23,6 +23,8 @@ mod play_server;
 mod play_verdicts;
 mod position_random;
 mod readme;
+#[cfg(feature = "scan")]
+mod scan;
 mod search;
 mod search_api;
 mod search_robustness;

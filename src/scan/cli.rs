@@ -1,0 +1,453 @@
+//! `tarpon scan IMAGE …` and its tools (`train`, `eval`, `render`, `bench`).
+//!
+//! Exit status: 0 for a confident legal position, 2 when the position is
+//! illegal or some square is in doubt (the FEN is still printed), 1 when no
+//! position could be read at all (bad file, no board, bad weights).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use image::{Rgb, RgbImage};
+
+use super::finder::Grid;
+use super::net::{Net, SIDE};
+use super::picture::{self, Plane};
+use super::render::{self, Styles};
+use super::sense::{Bottom, Reading, Side, square_name};
+use super::train::{EvalArgs, TrainArgs, run_eval, run_train};
+use super::{CLASSES, class_of, read_plane};
+use crate::explain::json::Json;
+
+#[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct ScanArgs {
+    #[command(subcommand)]
+    pub tool: Option<Tool>,
+    /// The picture (PNG or JPEG) with a board somewhere in it.
+    #[arg(required = true)]
+    pub image: Option<PathBuf>,
+    /// Which side is at the bottom of the picture (`auto`: from the position).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub bottom: Bottom,
+    /// Side to move, `w` or `b` (default: White, unless only Black can be to move).
+    #[arg(long, value_parser = parse_side)]
+    pub to_move: Option<Side>,
+    #[arg(long, value_enum, default_value = "fen")]
+    pub format: Format,
+    /// A square called with less probability than this is in doubt (exit 2).
+    #[arg(long, default_value_t = 0.6)]
+    pub min_confidence: f32,
+    /// Write the fitted grid over the picture and each square's call here.
+    #[arg(long)]
+    pub debug_dir: Option<PathBuf>,
+    /// Search the position and print the best line, as `go` would.
+    #[arg(long)]
+    pub analyse: bool,
+    #[arg(long, requires = "analyse")]
+    pub depth: Option<u32>,
+    #[arg(long, requires = "analyse", conflicts_with = "depth")]
+    pub movetime: Option<u64>,
+    /// Classifier weights to use instead of the embedded ones.
+    #[arg(long)]
+    pub net: Option<PathBuf>,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum Tool {
+    /// Train the square classifier on rendered boards.
+    Train(TrainArgs),
+    /// Measure the reader on rendered boards (held-out or seen styles).
+    Eval(EvalArgs),
+    /// Render one synthetic board to a PNG (fixtures, examples).
+    Render(RenderArgs),
+    /// Time reading one picture (decode, net load, find, classify), one thread.
+    Bench(BenchArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct RenderArgs {
+    #[arg(long)]
+    pub art: PathBuf,
+    #[arg(long)]
+    pub set: String,
+    /// The position's placement field (default: a random position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    #[arg(long, default_value = "seen")]
+    pub styles: String,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    pub image: PathBuf,
+    #[arg(long, default_value_t = 20)]
+    pub repeat: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Fen,
+    Ascii,
+    Json,
+}
+
+fn parse_side(text: &str) -> Result<Side, String> {
+    match text {
+        "w" | "white" => Ok(Side::White),
+        "b" | "black" => Ok(Side::Black),
+        _ => Err(format!("expected w or b, not {text:?}")),
+    }
+}
+
+pub fn run(args: &ScanArgs) -> ExitCode {
+    let result = match &args.tool {
+        Some(Tool::Train(a)) => run_train(a).map(|()| ExitCode::SUCCESS),
+        Some(Tool::Eval(a)) => run_eval(a).map(|()| ExitCode::SUCCESS),
+        Some(Tool::Render(a)) => run_render(a).map(|()| ExitCode::SUCCESS),
+        Some(Tool::Bench(a)) => run_bench(a).map(|()| ExitCode::SUCCESS),
+        None => scan(args),
+    };
+    result.unwrap_or_else(|e| {
+        eprintln!("tarpon scan: {e}");
+        ExitCode::FAILURE
+    })
+}
+
+fn load_net(path: Option<&Path>) -> Result<Net, String> {
+    match path {
+        Some(p) => {
+            let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            Net::from_bytes(&bytes).map_err(|e| format!("{}: {e}", p.display()))
+        }
+        None => Net::embedded().map_err(|e| format!("the embedded scan net: {e}")),
+    }
+}
+
+fn scan(args: &ScanArgs) -> Result<ExitCode, String> {
+    let path = args.image.as_deref().ok_or("no picture given")?;
+    let image = picture::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let net = load_net(args.net.as_deref())?;
+    let plane = Plane::from_rgb(&image);
+    let (grid, reading) = read_plane(&net, &plane, args.bottom, args.to_move)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let doubtful: Vec<usize> = (0..64)
+        .filter(|&i| reading.confidence[i] < args.min_confidence)
+        .collect();
+    match args.format {
+        Format::Fen => {
+            println!("{}", reading.fen);
+            eprint!("{}", confidence_grid(&reading));
+        }
+        Format::Ascii => print!("{}", ascii(&reading)),
+        Format::Json => println!("{}", json(&reading, &grid, &doubtful)),
+    }
+    if let Some(dir) = &args.debug_dir {
+        write_debug(dir, &image, &plane, &grid, &reading)
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let mut sound = true;
+    if let Some(why) = &reading.illegal {
+        eprintln!("tarpon scan: the position read is not legal: {why}");
+        sound = false;
+    }
+    if !doubtful.is_empty() {
+        let list: Vec<String> = doubtful
+            .iter()
+            .map(|&i| {
+                format!(
+                    "{} ({} {:.2})",
+                    square_name(i),
+                    CLASSES[reading.board[i]],
+                    reading.confidence[i]
+                )
+            })
+            .collect();
+        eprintln!("tarpon scan: squares in doubt: {}", list.join(", "));
+        sound = false;
+    }
+    if args.analyse {
+        if reading.illegal.is_some() {
+            return Err("cannot analyse an illegal position".into());
+        }
+        analyse(&reading.fen, args.depth, args.movetime)?;
+    }
+    Ok(if sound {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
+}
+
+/// Each square's probability in percent, laid out as the FEN reads.
+fn confidence_grid(reading: &Reading) -> String {
+    let mut out = String::from("confidence (%), a8 at the top left:\n");
+    for row in 0..8 {
+        for col in 0..8 {
+            let i = row * 8 + col;
+            let _ = write!(
+                out,
+                " {}{:3.0}",
+                CLASSES[reading.board[i]],
+                100.0 * reading.confidence[i]
+            );
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn ascii(reading: &Reading) -> String {
+    let mut out = String::new();
+    for row in 0..8 {
+        let _ = write!(out, "{} ", 8 - row);
+        for col in 0..8 {
+            let _ = write!(out, " {}", CLASSES[reading.board[row * 8 + col]]);
+        }
+        out.push('\n');
+    }
+    out.push_str("   a b c d e f g h\n");
+    out.push_str(&confidence_grid(reading));
+    let _ = writeln!(out, "{}", reading.fen);
+    out
+}
+
+fn json(reading: &Reading, grid: &Grid, doubtful: &[usize]) -> Json {
+    let number = |x: f32| Json::Num((x as f64 * 1e5).round() / 1e5);
+    let squares = (0..64)
+        .map(|i| {
+            let probabilities = CLASSES
+                .iter()
+                .zip(&reading.probabilities[i])
+                .map(|(c, &p)| (c.to_string(), number(p)))
+                .collect();
+            Json::obj([
+                ("square", Json::str(square_name(i))),
+                ("piece", Json::str(CLASSES[reading.board[i]].to_string())),
+                ("confidence", number(reading.confidence[i])),
+                ("probabilities", Json::Obj(probabilities)),
+            ])
+        })
+        .collect();
+    Json::obj([
+        ("fen", Json::str(&reading.fen)),
+        ("legal", reading.illegal.is_none().into()),
+        (
+            "illegal_reason",
+            reading.illegal.as_deref().map_or(Json::Null, Json::str),
+        ),
+        (
+            "bottom",
+            Json::str(if reading.white_at_bottom {
+                "white"
+            } else {
+                "black"
+            }),
+        ),
+        ("to_move", Json::str(reading.to_move.letter().to_string())),
+        (
+            "grid",
+            Json::obj([
+                ("left", number(grid.left)),
+                ("top", number(grid.top)),
+                ("square", number(grid.square)),
+            ]),
+        ),
+        (
+            "doubtful",
+            Json::Arr(
+                doubtful
+                    .iter()
+                    .map(|&i| Json::str(square_name(i)))
+                    .collect(),
+            ),
+        ),
+        ("squares", Json::Arr(squares)),
+    ])
+}
+
+fn analyse(fen: &str, depth: Option<u32>, movetime: Option<u64>) -> Result<(), String> {
+    use crate::search::{Limits, SearchConfig, SearchControl, TranspositionTable, run_search};
+    let position = crate::position::Position::from_fen(fen, false).map_err(|e| format!("{e:?}"))?;
+    let limits = Limits {
+        depth: if movetime.is_none() {
+            Some(depth.unwrap_or(14))
+        } else {
+            None
+        },
+        movetime_ms: movetime,
+        ..Limits::default()
+    };
+    // The main search runs on the calling thread and wants a deep stack.
+    std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || {
+            let tt = TranspositionTable::new(64);
+            let control = SearchControl::new();
+            let outcome = run_search(
+                &position,
+                &limits,
+                &SearchConfig::default(),
+                &tt,
+                &control,
+                &mut |line| println!("{line}"),
+            );
+            let best = outcome
+                .best
+                .map_or("(none)".to_string(), |m| position.uci(m));
+            println!("bestmove {best}");
+        })
+        .map_err(|e| e.to_string())?
+        .join()
+        .map_err(|_| "the search failed".to_string())
+}
+
+/// `grid.png`: the picture with the fitted grid; `squares.png`: each square
+/// as the net saw it, framed green when confident, red when not;
+/// `calls.txt`: each square's call and probability.
+fn write_debug(
+    dir: &Path,
+    image: &RgbImage,
+    plane: &Plane,
+    grid: &Grid,
+    reading: &Reading,
+) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    let mut overlay = image.clone();
+    for k in 0..=8 {
+        let x = grid.left + k as f32 * grid.square;
+        let y = grid.top + k as f32 * grid.square;
+        for t in 0..(8.0 * grid.square) as u32 {
+            let (px, py) = (x as u32, grid.top as u32 + t);
+            if px < overlay.width() && py < overlay.height() {
+                overlay.put_pixel(px, py, Rgb([255, 0, 0]));
+            }
+            let (px, py) = (grid.left as u32 + t, y as u32);
+            if px < overlay.width() && py < overlay.height() {
+                overlay.put_pixel(px, py, Rgb([255, 0, 0]));
+            }
+        }
+    }
+    overlay
+        .save(dir.join("grid.png"))
+        .map_err(|e| e.to_string())?;
+    let tile = SIDE as u32 + 4;
+    let mut squares = RgbImage::new(8 * tile, 8 * tile);
+    for i in 0..64 {
+        // Displayed position of FEN square i.
+        let shown = if reading.white_at_bottom { i } else { 63 - i };
+        let (left, top) = (
+            grid.left + (shown % 8) as f32 * grid.square,
+            grid.top + (shown / 8) as f32 * grid.square,
+        );
+        let input = plane.square_input::<SIDE>(left, top, grid.square);
+        let frame = if reading.confidence[i] >= 0.9 {
+            Rgb([0, 200, 0])
+        } else {
+            Rgb([230, 0, 0])
+        };
+        let (ox, oy) = ((shown % 8) as u32 * tile, (shown / 8) as u32 * tile);
+        for y in 0..tile {
+            for x in 0..tile {
+                let inside = (2..tile - 2).contains(&x) && (2..tile - 2).contains(&y);
+                let pixel = if inside {
+                    let v = input[((y - 2) as usize) * SIDE + (x - 2) as usize];
+                    let g = (128.0 + 50.0 * v).clamp(0.0, 255.0) as u8;
+                    Rgb([g, g, g])
+                } else {
+                    frame
+                };
+                squares.put_pixel(ox + x, oy + y, pixel);
+            }
+        }
+    }
+    squares
+        .save(dir.join("squares.png"))
+        .map_err(|e| e.to_string())?;
+    let mut calls = String::new();
+    for i in 0..64 {
+        let _ = writeln!(
+            calls,
+            "{} {} {:.4}",
+            square_name(i),
+            CLASSES[reading.board[i]],
+            reading.confidence[i]
+        );
+    }
+    std::fs::write(dir.join("calls.txt"), calls).map_err(|e| e.to_string())
+}
+
+/// A FEN placement field as classes in FEN order.
+fn placement_classes(placement: &str) -> Result<[usize; 64], String> {
+    let mut board = [0usize; 64];
+    let mut i = 0;
+    for c in placement.split(' ').next().unwrap_or("").chars() {
+        match c {
+            '/' => continue,
+            '1'..='8' => i += c.to_digit(10).unwrap_or(0) as usize,
+            _ => {
+                let class = class_of(c).ok_or(format!("not a piece letter: {c}"))?;
+                if i >= 64 {
+                    return Err("too many squares in the placement".into());
+                }
+                board[i] = class;
+                i += 1;
+            }
+        }
+    }
+    if i != 64 {
+        return Err(format!("the placement covers {i} squares, not 64"));
+    }
+    Ok(board)
+}
+
+fn run_render(args: &RenderArgs) -> Result<(), String> {
+    let sets = render::load_sets(&args.art, &[args.set.as_str()])?;
+    let styles = match args.styles.as_str() {
+        "seen" => Styles::Seen,
+        "held-out" => Styles::HeldOut,
+        other => return Err(format!("--styles {other}: expected seen or held-out")),
+    };
+    let mut rng = crate::rng::SplitMix64::new(args.seed);
+    let board = match &args.fen {
+        Some(fen) => placement_classes(fen)?,
+        None => render::random_position(&mut rng),
+    };
+    let sample = render::render(&mut rng, &sets, styles, &board);
+    sample
+        .image
+        .save(&args.out)
+        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    eprintln!(
+        "grid left {:.1} top {:.1} square {:.2}, {} at the bottom",
+        sample.left,
+        sample.top,
+        sample.square,
+        if sample.flipped { "black" } else { "white" }
+    );
+    Ok(())
+}
+
+fn run_bench(args: &BenchArgs) -> Result<(), String> {
+    let bytes = std::fs::read(&args.image).map_err(|e| format!("{}: {e}", args.image.display()))?;
+    let mut total = 0.0;
+    for _ in 0..args.repeat.max(1) {
+        let start = Instant::now();
+        let image = picture::decode(&bytes).map_err(|e| e.to_string())?;
+        let net = load_net(None)?;
+        let plane = Plane::from_rgb(&image);
+        read_plane(&net, &plane, Bottom::Auto, None).map_err(|e| e.to_string())?;
+        total += start.elapsed().as_secs_f64();
+    }
+    let per = 1000.0 * total / args.repeat.max(1) as f64;
+    println!(
+        "{}: {per:.1} ms per picture (decode, net load, find, classify; one thread)",
+        args.image.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,66 @@
+//! `tarpon scan`: a picture of a chess board in, its FEN (and an analysis)
+//! out. It sits above the engine: nothing in the engine imports it.
+//!
+//! The pipeline, one submodule a step:
+//! - [`picture`]: reading PNG/JPEG safely into a grey plane, and cutting a
+//!   square out of it at the classifier's input size;
+//! - [`finder`]: the 8×8 grid in a 2D screenshot or diagram, from gradient
+//!   profiles (evenly spaced lines);
+//! - [`net`]: the small convolutional net that calls each square (13 classes),
+//!   its weight file and the embedded default weights;
+//! - [`sense`]: chess sense on top of the pixels: orientation, kings, pawns on
+//!   back ranks, castling, side to move, legality with shakmaty;
+//! - [`render`]: synthetic boards from licensed piece art, seeded, for
+//!   training and for measuring;
+//! - [`train`]: the trainer and the held-out measurement;
+//! - [`cli`]: `tarpon scan IMAGE …`, `tarpon scan train`, `tarpon scan eval`.
+
+pub mod cli;
+pub mod finder;
+pub mod net;
+pub mod picture;
+pub mod render;
+pub mod sense;
+pub mod train;
+
+/// The 13 classes a square can be, in the net's output order.
+pub const CLASSES: [char; 13] = [
+    '.', 'P', 'N', 'B', 'R', 'Q', 'K', 'p', 'n', 'b', 'r', 'q', 'k',
+];
+pub const EMPTY: usize = 0;
+
+/// The class index of a FEN piece letter.
+pub fn class_of(letter: char) -> Option<usize> {
+    CLASSES.iter().position(|&c| c == letter && c != '.')
+}
+
+/// The squares as shown on the picture: index `row * 8 + column`, row 0 at the
+/// top, column 0 at the left.
+pub type Displayed<T> = [T; 64];
+
+/// The net's probabilities for each displayed square of `grid`.
+pub fn classify_squares(
+    net: &net::Net,
+    plane: &picture::Plane,
+    grid: &finder::Grid,
+) -> Displayed<[f32; 13]> {
+    std::array::from_fn(|i| {
+        let (left, top) = (
+            grid.left + (i % 8) as f32 * grid.square,
+            grid.top + (i / 8) as f32 * grid.square,
+        );
+        net.classify(&plane.square_input::<{ net::SIDE }>(left, top, grid.square))
+    })
+}
+
+/// Finds the board in `plane`, calls its squares and applies chess sense.
+pub fn read_plane(
+    net: &net::Net,
+    plane: &picture::Plane,
+    bottom: sense::Bottom,
+    to_move: Option<sense::Side>,
+) -> Result<(finder::Grid, sense::Reading), finder::FindError> {
+    let grid = finder::find(plane)?;
+    let probs = classify_squares(net, plane, &grid);
+    Ok((grid, sense::read(probs, bottom, to_move)))
+}

@@ -1,0 +1,519 @@
+//! The square classifier: a small convolutional net on a 32×32 grey square.
+//!
+//! conv 3×3 1→8, ReLU, max-pool 2 → conv 3×3 8→16, ReLU, pool → conv 3×3
+//! 16→32, ReLU, pool → dense 512→64, ReLU → dense 64→13 (softmax). About 40 k
+//! parameters, 0.7 M multiply-adds a square. Forward and backward are written
+//! out here (the NNUE trainer's style); the weights are one flat `f32` vector
+//! so that the optimiser and the file format see a single block.
+
+use std::fmt;
+
+use super::CLASSES;
+
+pub const SIDE: usize = 32;
+const C1: usize = 8;
+const C2: usize = 16;
+const C3: usize = 32;
+const HIDDEN: usize = 64;
+const OUT: usize = CLASSES.len();
+const FLAT: usize = C3 * (SIDE / 8) * (SIDE / 8);
+
+/// Offsets of each block in the flat parameter vector.
+const W1: usize = 0;
+const B1: usize = W1 + C1 * 9;
+const W2: usize = B1 + C1;
+const B2: usize = W2 + C2 * C1 * 9;
+const W3: usize = B2 + C2;
+const B3: usize = W3 + C3 * C2 * 9;
+const W4: usize = B3 + C3;
+const B4: usize = W4 + HIDDEN * FLAT;
+const W5: usize = B4 + HIDDEN;
+const B5: usize = W5 + OUT * HIDDEN;
+pub const PARAMS: usize = B5 + OUT;
+
+const MAGIC: &[u8; 8] = b"TSCANNET";
+const VERSION: u32 = 1;
+/// The shape written in the header, checked on load.
+const SHAPE: [u32; 6] = [
+    SIDE as u32,
+    C1 as u32,
+    C2 as u32,
+    C3 as u32,
+    HIDDEN as u32,
+    OUT as u32,
+];
+const HEADER: usize = 8 + 4 + 4 * SHAPE.len();
+
+/// The default weights, trained by `tarpon scan train` (recipe in docs/scan.md).
+static DEFAULT_WEIGHTS: &[u8] = include_bytes!("../../nets/scan.tscan");
+
+#[derive(Debug)]
+pub enum NetError {
+    BadMagic,
+    BadVersion(u32),
+    BadShape(Vec<u32>),
+    BadLength { expected: usize, found: usize },
+    NotFinite(usize),
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetError::BadMagic => write!(f, "not a tarpon scan net (bad magic)"),
+            NetError::BadVersion(v) => {
+                write!(f, "scan net format version {v}, this build reads {VERSION}")
+            }
+            NetError::BadShape(s) => {
+                write!(f, "scan net shape {s:?}, this build expects {SHAPE:?}")
+            }
+            NetError::BadLength { expected, found } => {
+                write!(f, "scan net file is {found} bytes, expected {expected}")
+            }
+            NetError::NotFinite(i) => write!(f, "scan net parameter {i} is not a finite number"),
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+#[derive(Clone, Debug)]
+pub struct Net {
+    pub params: Vec<f32>,
+}
+
+/// What the forward pass keeps for the backward pass.
+pub struct Trace {
+    input: Vec<f32>,
+    a1: Vec<f32>,
+    p1: Vec<f32>,
+    i1: Vec<u32>,
+    a2: Vec<f32>,
+    p2: Vec<f32>,
+    i2: Vec<u32>,
+    a3: Vec<f32>,
+    p3: Vec<f32>,
+    i3: Vec<u32>,
+    h: Vec<f32>,
+    pub probs: Vec<f32>,
+}
+
+impl Net {
+    /// He-initialised weights from `seed`.
+    pub fn random(seed: u64) -> Net {
+        let mut rng = crate::rng::SplitMix64::new(seed);
+        let mut params = vec![0.0f32; PARAMS];
+        let blocks = [
+            (W1, B1, 9),
+            (W2, B2, C1 * 9),
+            (W3, B3, C2 * 9),
+            (W4, B4, FLAT),
+            (W5, B5, HIDDEN),
+        ];
+        for (start, end, fan_in) in blocks {
+            let bound = (6.0 / fan_in as f32).sqrt();
+            for p in &mut params[start..end] {
+                *p = rng.symmetric_f32(bound);
+            }
+        }
+        Net { params }
+    }
+
+    pub fn embedded() -> Result<Net, NetError> {
+        Net::from_bytes(DEFAULT_WEIGHTS)
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<Net, NetError> {
+        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+            return Err(NetError::BadMagic);
+        }
+        let word = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
+        let version = word(8);
+        if version != VERSION {
+            return Err(NetError::BadVersion(version));
+        }
+        let shape: Vec<u32> = (0..SHAPE.len()).map(|i| word(12 + 4 * i)).collect();
+        if shape != SHAPE {
+            return Err(NetError::BadShape(shape));
+        }
+        let expected = HEADER + 4 * PARAMS;
+        if bytes.len() != expected {
+            return Err(NetError::BadLength {
+                expected,
+                found: bytes.len(),
+            });
+        }
+        let params: Vec<f32> = bytes[HEADER..]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
+        if let Some(i) = params.iter().position(|p| !p.is_finite()) {
+            return Err(NetError::NotFinite(i));
+        }
+        Ok(Net { params })
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(HEADER + 4 * PARAMS);
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        for s in SHAPE {
+            bytes.extend_from_slice(&s.to_le_bytes());
+        }
+        for p in &self.params {
+            bytes.extend_from_slice(&p.to_le_bytes());
+        }
+        bytes
+    }
+
+    /// Class probabilities of one standardised `SIDE`×`SIDE` square.
+    pub fn classify(&self, input: &[f32]) -> [f32; OUT] {
+        let trace = self.forward(input);
+        let mut out = [0.0; OUT];
+        out.copy_from_slice(&trace.probs);
+        out
+    }
+
+    pub fn forward(&self, input: &[f32]) -> Trace {
+        debug_assert_eq!(input.len(), SIDE * SIDE);
+        let p = &self.params;
+        let s1 = SIDE;
+        let mut a1 = vec![0.0; C1 * s1 * s1];
+        conv3x3(input, 1, s1, &p[W1..B1], &p[B1..W2], C1, &mut a1);
+        relu(&mut a1);
+        let (p1, i1) = max_pool(&a1, C1, s1);
+        let s2 = s1 / 2;
+        let mut a2 = vec![0.0; C2 * s2 * s2];
+        conv3x3(&p1, C1, s2, &p[W2..B2], &p[B2..W3], C2, &mut a2);
+        relu(&mut a2);
+        let (p2, i2) = max_pool(&a2, C2, s2);
+        let s3 = s2 / 2;
+        let mut a3 = vec![0.0; C3 * s3 * s3];
+        conv3x3(&p2, C2, s3, &p[W3..B3], &p[B3..W4], C3, &mut a3);
+        relu(&mut a3);
+        let (p3, i3) = max_pool(&a3, C3, s3);
+        debug_assert_eq!(p3.len(), FLAT);
+        let mut h = dense(&p3, &p[W4..B4], &p[B4..W5], HIDDEN);
+        relu(&mut h);
+        let logits = dense(&h, &p[W5..B5], &p[B5..PARAMS], OUT);
+        let probs = softmax(&logits);
+        Trace {
+            input: input.to_vec(),
+            a1,
+            p1,
+            i1,
+            a2,
+            p2,
+            i2,
+            a3,
+            p3,
+            i3,
+            h,
+            probs,
+        }
+    }
+
+    /// Adds to `grad` the gradient of the cross-entropy of `trace` against
+    /// class `target`; returns that loss.
+    pub fn backward(&self, trace: &Trace, target: usize, grad: &mut [f32]) -> f32 {
+        debug_assert_eq!(grad.len(), PARAMS);
+        let p = &self.params;
+        let loss = -trace.probs[target].max(1e-12).ln();
+        let mut d_logits = trace.probs.clone();
+        d_logits[target] -= 1.0;
+        let mut d_h = dense_backward(&trace.h, &p[W5..B5], &d_logits, grad, W5, B5);
+        relu_backward(&trace.h, &mut d_h);
+        let d_p3 = dense_backward(&trace.p3, &p[W4..B4], &d_h, grad, W4, B4);
+        let s3 = SIDE / 4;
+        let mut d_a3 = pool_backward(&d_p3, &trace.i3, C3 * s3 * s3);
+        relu_backward(&trace.a3, &mut d_a3);
+        let mut d_p2 = vec![0.0; C2 * s3 * s3];
+        conv3x3_backward(
+            &trace.p2,
+            C2,
+            s3,
+            &p[W3..B3],
+            C3,
+            &d_a3,
+            grad,
+            W3,
+            B3,
+            Some(&mut d_p2),
+        );
+        let s2 = SIDE / 2;
+        let mut d_a2 = pool_backward(&d_p2, &trace.i2, C2 * s2 * s2);
+        relu_backward(&trace.a2, &mut d_a2);
+        let mut d_p1 = vec![0.0; C1 * s2 * s2];
+        conv3x3_backward(
+            &trace.p1,
+            C1,
+            s2,
+            &p[W2..B2],
+            C2,
+            &d_a2,
+            grad,
+            W2,
+            B2,
+            Some(&mut d_p1),
+        );
+        let mut d_a1 = pool_backward(&d_p1, &trace.i1, C1 * SIDE * SIDE);
+        relu_backward(&trace.a1, &mut d_a1);
+        conv3x3_backward(
+            &trace.input,
+            1,
+            SIDE,
+            &p[W1..B1],
+            C1,
+            &d_a1,
+            grad,
+            W1,
+            B1,
+            None,
+        );
+        loss
+    }
+}
+
+/// The rows `lo..hi` of an output of side `side` whose source row `y + d` is
+/// inside the picture (zero padding elsewhere).
+#[inline]
+fn valid(side: usize, d: isize) -> (usize, usize) {
+    let lo = (-d).max(0) as usize;
+    let hi = (side as isize - d.max(0)) as usize;
+    (lo, hi)
+}
+
+/// Tap `k` (0..9) of a 3×3 kernel on a `side`×`side` plane: for each output
+/// row, `f(output_start, source_start, len)` for the row's columns whose
+/// source lies inside the plane.
+#[inline]
+fn for_tap_rows(k: usize, side: usize, mut f: impl FnMut(usize, usize, usize)) {
+    let (dy, dx) = ((k / 3) as isize - 1, (k % 3) as isize - 1);
+    let (ylo, yhi) = valid(side, dy);
+    let (xlo, xhi) = valid(side, dx);
+    for y in ylo..yhi {
+        let sy = (y as isize + dy) as usize;
+        let from = ((sy * side) as isize + xlo as isize + dx) as usize;
+        f(y * side + xlo, from, xhi - xlo);
+    }
+}
+
+/// 3×3 convolution with zero padding, `same` size. Weights `[out][in][3][3]`.
+fn conv3x3(
+    input: &[f32],
+    c_in: usize,
+    side: usize,
+    w: &[f32],
+    b: &[f32],
+    c_out: usize,
+    out: &mut [f32],
+) {
+    let n = side * side;
+    for co in 0..c_out {
+        let o = &mut out[co * n..(co + 1) * n];
+        o.fill(b[co]);
+        for ci in 0..c_in {
+            let src = &input[ci * n..(ci + 1) * n];
+            for k in 0..9 {
+                let weight = w[(co * c_in + ci) * 9 + k];
+                for_tap_rows(k, side, |at, from, len| {
+                    for (o, s) in o[at..at + len].iter_mut().zip(&src[from..from + len]) {
+                        *o += weight * s;
+                    }
+                });
+            }
+        }
+    }
+}
+
+/// Gradients of [`conv3x3`]: weights and biases into `grad` at `w_at`/`b_at`,
+/// and the input's gradient into `d_input` when the layer below needs it.
+#[allow(clippy::too_many_arguments)]
+fn conv3x3_backward(
+    input: &[f32],
+    c_in: usize,
+    side: usize,
+    w: &[f32],
+    c_out: usize,
+    d_out: &[f32],
+    grad: &mut [f32],
+    w_at: usize,
+    b_at: usize,
+    mut d_input: Option<&mut [f32]>,
+) {
+    let n = side * side;
+    for co in 0..c_out {
+        let d = &d_out[co * n..(co + 1) * n];
+        grad[b_at + co] += d.iter().sum::<f32>();
+        for ci in 0..c_in {
+            let src = &input[ci * n..(ci + 1) * n];
+            for k in 0..9 {
+                let index = (co * c_in + ci) * 9 + k;
+                let weight = w[index];
+                let mut dw = 0.0;
+                for_tap_rows(k, side, |at, from, len| {
+                    let d_row = &d[at..at + len];
+                    dw += d_row
+                        .iter()
+                        .zip(&src[from..from + len])
+                        .map(|(a, b)| a * b)
+                        .sum::<f32>();
+                    if let Some(d_in) = d_input.as_deref_mut() {
+                        for (di, dv) in d_in[ci * n + from..ci * n + from + len]
+                            .iter_mut()
+                            .zip(d_row)
+                        {
+                            *di += weight * dv;
+                        }
+                    }
+                });
+                grad[w_at + index] += dw;
+            }
+        }
+    }
+}
+
+fn relu(values: &mut [f32]) {
+    for v in values {
+        *v = v.max(0.0);
+    }
+}
+
+/// Zeroes the gradient where the ReLU's output was zero.
+fn relu_backward(activated: &[f32], d: &mut [f32]) {
+    for (g, &a) in d.iter_mut().zip(activated) {
+        if a <= 0.0 {
+            *g = 0.0;
+        }
+    }
+}
+
+/// 2×2 max-pooling; returns the pooled values and where each maximum was.
+fn max_pool(input: &[f32], channels: usize, side: usize) -> (Vec<f32>, Vec<u32>) {
+    let half = side / 2;
+    let mut out = Vec::with_capacity(channels * half * half);
+    let mut at = Vec::with_capacity(channels * half * half);
+    for c in 0..channels {
+        for y in 0..half {
+            for x in 0..half {
+                let base = c * side * side + 2 * y * side + 2 * x;
+                let mut best = base;
+                for i in [base + 1, base + side, base + side + 1] {
+                    if input[i] > input[best] {
+                        best = i;
+                    }
+                }
+                out.push(input[best]);
+                at.push(best as u32);
+            }
+        }
+    }
+    (out, at)
+}
+
+fn pool_backward(d_pooled: &[f32], at: &[u32], input_len: usize) -> Vec<f32> {
+    let mut d = vec![0.0; input_len];
+    for (&g, &i) in d_pooled.iter().zip(at) {
+        d[i as usize] += g;
+    }
+    d
+}
+
+/// `w` is `[out][in]`.
+fn dense(input: &[f32], w: &[f32], b: &[f32], outputs: usize) -> Vec<f32> {
+    (0..outputs)
+        .map(|o| {
+            let row = &w[o * input.len()..(o + 1) * input.len()];
+            b[o] + row.iter().zip(input).map(|(a, b)| a * b).sum::<f32>()
+        })
+        .collect()
+}
+
+/// Gradients of [`dense`] into `grad`; returns the input's gradient.
+fn dense_backward(
+    input: &[f32],
+    w: &[f32],
+    d_out: &[f32],
+    grad: &mut [f32],
+    w_at: usize,
+    b_at: usize,
+) -> Vec<f32> {
+    let mut d_input = vec![0.0; input.len()];
+    for (o, &d) in d_out.iter().enumerate() {
+        grad[b_at + o] += d;
+        if d == 0.0 {
+            continue;
+        }
+        let start = o * input.len();
+        for (i, (&x, &weight)) in input.iter().zip(&w[start..start + input.len()]).enumerate() {
+            grad[w_at + start + i] += d * x;
+            d_input[i] += d * weight;
+        }
+    }
+    d_input
+}
+
+fn softmax(logits: &[f32]) -> Vec<f32> {
+    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let exps: Vec<f32> = logits.iter().map(|l| (l - max).exp()).collect();
+    let sum: f32 = exps.iter().sum();
+    exps.iter().map(|e| e / sum).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The analytic gradient matches a finite difference on a few parameters
+    /// of every block.
+    #[test]
+    fn backward_matches_finite_differences() {
+        let mut net = Net::random(7);
+        let mut rng = crate::rng::SplitMix64::new(3);
+        let input: Vec<f32> = (0..SIDE * SIDE).map(|_| rng.symmetric_f32(1.0)).collect();
+        let target = 4;
+        let mut grad = vec![0.0; PARAMS];
+        net.backward(&net.forward(&input), target, &mut grad);
+        for index in [
+            W1 + 3,
+            B1 + 1,
+            W2 + 100,
+            W3 + 500,
+            B3 + 2,
+            W4 + 1234,
+            B4 + 5,
+            W5 + 77,
+            B5 + 4,
+        ] {
+            let eps = 1e-3;
+            let saved = net.params[index];
+            net.params[index] = saved + eps;
+            let up = -net.forward(&input).probs[target].ln();
+            net.params[index] = saved - eps;
+            let down = -net.forward(&input).probs[target].ln();
+            net.params[index] = saved;
+            let numeric = (up - down) / (2.0 * eps);
+            let analytic = grad[index];
+            assert!(
+                (numeric - analytic).abs() <= 2e-2 * (1.0 + numeric.abs().max(analytic.abs())),
+                "parameter {index}: numeric {numeric}, analytic {analytic}"
+            );
+        }
+    }
+
+    #[test]
+    fn malformed_weight_files_are_refused() {
+        let good = Net::random(1).to_bytes();
+        assert!(Net::from_bytes(&good).is_ok());
+        assert!(matches!(
+            Net::from_bytes(b"nonsense"),
+            Err(NetError::BadMagic)
+        ));
+        assert!(matches!(
+            Net::from_bytes(&good[..good.len() - 4]),
+            Err(NetError::BadLength { .. })
+        ));
+        let mut bad = good.clone();
+        bad[HEADER..HEADER + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+        assert!(matches!(Net::from_bytes(&bad), Err(NetError::NotFinite(0))));
+    }
+}

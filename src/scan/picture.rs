@@ -1,0 +1,154 @@
+//! Pictures in: PNG or JPEG bytes to a grey plane, with limits so that no file
+//! can make the reader panic or exhaust memory, and the sampling that cuts a
+//! square out of the plane at the net's input size.
+
+use std::fmt;
+use std::path::Path;
+
+/// Pictures above this many pixels are refused (a 8000×8000 screenshot is
+/// already far more than a board needs).
+pub const MAX_PIXELS: u64 = 64_000_000;
+/// Below this no board of 8×8 squares of at least a few pixels fits.
+pub const MIN_SIDE: u32 = 64;
+
+#[derive(Debug)]
+pub enum PictureError {
+    Unreadable(String),
+    Empty,
+    NotAnImage(String),
+    TooLarge { width: u32, height: u32 },
+    TooSmall { width: u32, height: u32 },
+}
+
+impl fmt::Display for PictureError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PictureError::Unreadable(why) => write!(f, "cannot read the file: {why}"),
+            PictureError::Empty => write!(f, "the file is empty"),
+            PictureError::NotAnImage(why) => {
+                write!(
+                    f,
+                    "not a PNG or JPEG picture this reader can decode ({why})"
+                )
+            }
+            PictureError::TooLarge { width, height } => write!(
+                f,
+                "the picture is {width}x{height}: more than {MAX_PIXELS} pixels; crop it around the board"
+            ),
+            PictureError::TooSmall { width, height } => write!(
+                f,
+                "the picture is {width}x{height}: too small to hold a readable board (at least {MIN_SIDE}x{MIN_SIDE})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PictureError {}
+
+/// A grey picture, values in 0..=1, row-major.
+#[derive(Clone, Debug)]
+pub struct Plane {
+    pub width: usize,
+    pub height: usize,
+    pub pixels: Vec<f32>,
+}
+
+impl Plane {
+    pub fn from_rgb(image: &image::RgbImage) -> Plane {
+        let pixels = image
+            .pixels()
+            .map(|p| (0.299 * p[0] as f32 + 0.587 * p[1] as f32 + 0.114 * p[2] as f32) / 255.0)
+            .collect();
+        Plane {
+            width: image.width() as usize,
+            height: image.height() as usize,
+            pixels,
+        }
+    }
+
+    #[inline]
+    pub fn at(&self, x: usize, y: usize) -> f32 {
+        debug_assert!(x < self.width && y < self.height);
+        self.pixels[y * self.width + x]
+    }
+
+    /// Bilinear sample at a real position, clamped to the picture.
+    fn bilinear(&self, x: f32, y: f32) -> f32 {
+        let x = x.clamp(0.0, (self.width - 1) as f32);
+        let y = y.clamp(0.0, (self.height - 1) as f32);
+        let (x0, y0) = (x.floor() as usize, y.floor() as usize);
+        let (x1, y1) = ((x0 + 1).min(self.width - 1), (y0 + 1).min(self.height - 1));
+        let (fx, fy) = (x - x0 as f32, y - y0 as f32);
+        let top = self.at(x0, y0) * (1.0 - fx) + self.at(x1, y0) * fx;
+        let bottom = self.at(x0, y1) * (1.0 - fx) + self.at(x1, y1) * fx;
+        top * (1.0 - fy) + bottom * fy
+    }
+
+    /// The square with top-left corner (`left`, `top`) and side `side` pixels,
+    /// resampled to `N`×`N` by averaging enough bilinear taps per output
+    /// pixel that shrinking does not alias, then standardised (mean 0,
+    /// spread 1, with a floor so a plain square stays flat) so that board
+    /// colours and contrast matter less than shapes.
+    pub fn square_input<const N: usize>(&self, left: f32, top: f32, side: f32) -> Vec<f32> {
+        let cell = side / N as f32;
+        let taps = (cell.ceil() as usize).clamp(1, 6);
+        let mut out = vec![0.0f32; N * N];
+        for (i, value) in out.iter_mut().enumerate() {
+            let (row, col) = (i / N, i % N);
+            let mut sum = 0.0;
+            for ty in 0..taps {
+                for tx in 0..taps {
+                    let x = left + (col as f32 + (tx as f32 + 0.5) / taps as f32) * cell - 0.5;
+                    let y = top + (row as f32 + (ty as f32 + 0.5) / taps as f32) * cell - 0.5;
+                    sum += self.bilinear(x, y);
+                }
+            }
+            *value = sum / (taps * taps) as f32;
+        }
+        let mean = out.iter().sum::<f32>() / out.len() as f32;
+        let var = out.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / out.len() as f32;
+        let scale = 1.0 / var.sqrt().max(0.08);
+        for v in &mut out {
+            *v = (*v - mean) * scale;
+        }
+        out
+    }
+}
+
+/// Decodes a picture held in memory (PNG or JPEG), checking its size from the
+/// header before decoding a single pixel.
+pub fn decode(bytes: &[u8]) -> Result<image::RgbImage, PictureError> {
+    if bytes.is_empty() {
+        return Err(PictureError::Empty);
+    }
+    let reader = image::ImageReader::new(std::io::Cursor::new(bytes))
+        .with_guessed_format()
+        .map_err(|e| PictureError::NotAnImage(e.to_string()))?;
+    if reader.format().is_none() {
+        return Err(PictureError::NotAnImage("unknown format".into()));
+    }
+    let (width, height) = reader
+        .into_dimensions()
+        .map_err(|e| PictureError::NotAnImage(e.to_string()))?;
+    if width as u64 * height as u64 > MAX_PIXELS {
+        return Err(PictureError::TooLarge { width, height });
+    }
+    if width < MIN_SIDE || height < MIN_SIDE {
+        return Err(PictureError::TooSmall { width, height });
+    }
+    let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes))
+        .with_guessed_format()
+        .map_err(|e| PictureError::NotAnImage(e.to_string()))?;
+    let mut limits = image::Limits::default();
+    limits.max_alloc = Some(MAX_PIXELS * 8);
+    reader.limits(limits);
+    let decoded = reader
+        .decode()
+        .map_err(|e| PictureError::NotAnImage(e.to_string()))?;
+    Ok(decoded.to_rgb8())
+}
+
+pub fn load(path: &Path) -> Result<image::RgbImage, PictureError> {
+    let bytes = std::fs::read(path).map_err(|e| PictureError::Unreadable(e.to_string()))?;
+    decode(&bytes)
+}

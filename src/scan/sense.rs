@@ -1,0 +1,314 @@
+//! Chess sense on top of the net's square calls: pawns never on the first or
+//! last row, one king a side, which side is at the bottom, castling rights
+//! from kings and rooks on their home squares, side to move, and a legality
+//! check with shakmaty. En passant is never guessed.
+
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess};
+
+use super::{CLASSES, Displayed, EMPTY, class_of};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Bottom {
+    Auto,
+    White,
+    Black,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    White,
+    Black,
+}
+
+impl Side {
+    pub fn letter(self) -> char {
+        match self {
+            Side::White => 'w',
+            Side::Black => 'b',
+        }
+    }
+}
+
+/// The position read from a picture.
+#[derive(Clone, Debug)]
+pub struct Reading {
+    /// Classes in FEN order (a8 … h1).
+    pub board: [usize; 64],
+    /// The probability of each square's call, FEN order.
+    pub confidence: [f32; 64],
+    /// Every class's probability per square, FEN order (after the pawn rule).
+    pub probabilities: [[f32; 13]; 64],
+    pub white_at_bottom: bool,
+    pub to_move: Side,
+    pub fen: String,
+    /// Why shakmaty refuses the position, if it does.
+    pub illegal: Option<String>,
+}
+
+/// The name of square `i` in FEN order: 0 is a8, 63 is h1.
+pub fn square_name(i: usize) -> String {
+    format!("{}{}", (b'a' + (i % 8) as u8) as char, 8 - i / 8)
+}
+
+fn argmax(p: &[f32; 13], except: &[usize]) -> usize {
+    (0..13)
+        .filter(|c| !except.contains(c))
+        .max_by(|&a, &b| p[a].total_cmp(&p[b]))
+        .expect("13 classes")
+}
+
+/// Calls per displayed square under the rules that do not depend on
+/// orientation: no pawn on the top or bottom row, exactly one king of each
+/// colour (the square likeliest to hold it).
+fn constrained_calls(probs: &mut Displayed<[f32; 13]>) -> [usize; 64] {
+    let pawns = [class_of('P').expect("P"), class_of('p').expect("p")];
+    for (i, p) in probs.iter_mut().enumerate() {
+        if i / 8 == 0 || i / 8 == 7 {
+            for &pawn in &pawns {
+                p[pawn] = 0.0;
+            }
+            let sum: f32 = p.iter().sum();
+            if sum > 0.0 {
+                p.iter_mut().for_each(|v| *v /= sum);
+            }
+        }
+    }
+    let mut calls: [usize; 64] = std::array::from_fn(|i| argmax(&probs[i], &[]));
+    let kings = [class_of('K').expect("K"), class_of('k').expect("k")];
+    for &king in &kings {
+        let best = (0..64)
+            .filter(|&i| calls[i] == king || !kings.contains(&calls[i]))
+            .max_by(|&a, &b| probs[a][king].total_cmp(&probs[b][king]));
+        for i in 0..64 {
+            if calls[i] == king && Some(i) != best {
+                calls[i] = argmax(&probs[i], &kings);
+            }
+        }
+        if let Some(i) = best {
+            calls[i] = king;
+        }
+    }
+    calls
+}
+
+/// Positive when the pieces say Black is at the bottom: White's pawns and king
+/// sit high on the picture, Black's low.
+fn black_at_bottom_score(calls: &[usize; 64]) -> f32 {
+    let mut score = 0.0;
+    for (i, &c) in calls.iter().enumerate() {
+        let height = 3.5 - (i / 8) as f32; // bottom row −3.5 … top row 3.5
+        score += match CLASSES[c] {
+            'P' => height,
+            'p' => -height,
+            'K' => 2.0 * height,
+            'k' => -2.0 * height,
+            _ => 0.0,
+        };
+    }
+    score
+}
+
+fn castling(board: &[usize; 64]) -> String {
+    let at = |name: &str| {
+        let file = (name.as_bytes()[0] - b'a') as usize;
+        let rank = (name.as_bytes()[1] - b'0') as usize;
+        CLASSES[board[(8 - rank) * 8 + file]]
+    };
+    let mut rights = String::new();
+    if at("e1") == 'K' {
+        if at("h1") == 'R' {
+            rights.push('K');
+        }
+        if at("a1") == 'R' {
+            rights.push('Q');
+        }
+    }
+    if at("e8") == 'k' {
+        if at("h8") == 'r' {
+            rights.push('k');
+        }
+        if at("a8") == 'r' {
+            rights.push('q');
+        }
+    }
+    if rights.is_empty() {
+        rights.push('-');
+    }
+    rights
+}
+
+fn placement(board: &[usize; 64]) -> String {
+    let mut out = String::new();
+    for row in 0..8 {
+        let mut empty = 0;
+        for col in 0..8 {
+            let c = board[row * 8 + col];
+            if c == EMPTY {
+                empty += 1;
+            } else {
+                if empty > 0 {
+                    out.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                out.push(CLASSES[c]);
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+        if row < 7 {
+            out.push('/');
+        }
+    }
+    out
+}
+
+fn legality(fen: &str) -> Result<Chess, String> {
+    let parsed: Fen = fen.parse().map_err(|e| format!("{e}"))?;
+    parsed
+        .into_position(CastlingMode::Standard)
+        .map_err(|e| format!("{e}"))
+}
+
+/// The FEN of `board` with `to_move`; whether shakmaty accepts it.
+fn fen_of(board: &[usize; 64], to_move: Side) -> (String, Option<String>) {
+    let fen = format!(
+        "{} {} {} - 0 1",
+        placement(board),
+        to_move.letter(),
+        castling(board)
+    );
+    let illegal = legality(&fen).err();
+    (fen, illegal)
+}
+
+/// The most probable legal reading of the net's per-square probabilities
+/// (`probs` as displayed, row 0 at the top).
+pub fn read(mut probs: Displayed<[f32; 13]>, bottom: Bottom, to_move: Option<Side>) -> Reading {
+    let calls = constrained_calls(&mut probs);
+    let in_fen_order = |flipped: bool| -> [usize; 64] {
+        std::array::from_fn(|i| calls[if flipped { 63 - i } else { i }])
+    };
+    let choose_side = |board: &[usize; 64]| -> Side {
+        // White moves unless told otherwise, or unless only Black can be the
+        // side to move (White would be giving check with Black to play).
+        to_move.unwrap_or_else(|| {
+            let white = fen_of(board, Side::White);
+            let black = fen_of(board, Side::Black);
+            if white.1.is_some() && black.1.is_none() {
+                Side::Black
+            } else {
+                Side::White
+            }
+        })
+    };
+    let flipped = match bottom {
+        Bottom::White => false,
+        Bottom::Black => true,
+        Bottom::Auto => {
+            let guess = black_at_bottom_score(&calls) > 0.0;
+            // Where only the other orientation is a legal position, take it.
+            let legal = |flipped: bool| {
+                let board = in_fen_order(flipped);
+                fen_of(&board, choose_side(&board)).1.is_none()
+            };
+            if !legal(guess) && legal(!guess) {
+                !guess
+            } else {
+                guess
+            }
+        }
+    };
+    let board = in_fen_order(flipped);
+    let side = choose_side(&board);
+    let (fen, illegal) = fen_of(&board, side);
+    let probabilities: [[f32; 13]; 64] =
+        std::array::from_fn(|i| probs[if flipped { 63 - i } else { i }]);
+    let confidence = std::array::from_fn(|i| probabilities[i][board[i]]);
+    Reading {
+        board,
+        confidence,
+        probabilities,
+        white_at_bottom: !flipped,
+        to_move: side,
+        fen,
+        illegal,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn certain(placement: &str) -> Displayed<[f32; 13]> {
+        let mut probs = [[0.0; 13]; 64];
+        let mut i = 0;
+        for c in placement.chars() {
+            match c {
+                '/' => {}
+                '1'..='8' => {
+                    for _ in 0..c.to_digit(10).expect("digit") {
+                        probs[i][EMPTY] = 1.0;
+                        i += 1;
+                    }
+                }
+                _ => {
+                    probs[i][class_of(c).expect("piece")] = 1.0;
+                    i += 1;
+                }
+            }
+        }
+        probs
+    }
+
+    #[test]
+    fn start_position_reads_with_castling_rights() {
+        let r = read(
+            certain("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"),
+            Bottom::Auto,
+            None,
+        );
+        assert_eq!(
+            r.fen,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        );
+        assert!(r.illegal.is_none());
+    }
+
+    #[test]
+    fn a_flipped_board_is_turned_round() {
+        // The start position drawn with Black at the bottom.
+        let r = read(
+            certain("RNBKQBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbkqbnr"),
+            Bottom::Auto,
+            None,
+        );
+        assert!(!r.white_at_bottom);
+        assert_eq!(
+            r.fen,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        );
+    }
+
+    #[test]
+    fn black_to_move_when_black_is_in_check() {
+        let r = read(certain("4k3/8/8/8/8/8/8/4K2R"), Bottom::White, None);
+        assert!(r.illegal.is_none());
+        let r = read(certain("4k3/8/8/8/8/8/8/R3K3"), Bottom::White, None);
+        assert_eq!(r.to_move, Side::White);
+        let r = read(certain("4k3/4R3/8/8/8/8/8/4K3"), Bottom::White, None);
+        assert_eq!(r.to_move, Side::Black);
+    }
+
+    #[test]
+    fn pawns_on_back_rows_and_extra_kings_are_corrected() {
+        let mut probs = certain("4k2P/8/8/8/8/8/8/K3K3");
+        // h8 second choice: a queen; the weaker e1 king: second choice a rook.
+        probs[7][class_of('Q').expect("Q")] = 0.4;
+        probs[60][class_of('K').expect("K")] = 0.6;
+        probs[60][class_of('R').expect("R")] = 0.4;
+        let r = read(probs, Bottom::White, None);
+        assert_eq!(r.fen.split(' ').next(), Some("4k2Q/8/8/8/8/8/8/K3R3"));
+    }
+}

@@ -1,0 +1,329 @@
+//! Training the square classifier on rendered boards, and measuring the whole
+//! reader (finder, net, chess sense) on boards it has never seen.
+//!
+//! Both are seeded: board `i` of a run is rendered from `seed + i`, so a run
+//! is reproduced by its command line (the thread count changes only the order
+//! in which gradients are summed).
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::net::{Net, PARAMS, SIDE};
+use super::picture::Plane;
+use super::render::{self, HELD_OUT_SETS, PieceSet, Styles, TRAINING_SETS};
+use super::sense::Bottom;
+use super::{EMPTY, read_plane};
+use crate::rng::SplitMix64;
+use crate::train::optim::{BETA1, BETA2, Moments, adam};
+
+#[derive(clap::Args, Debug)]
+pub struct TrainArgs {
+    /// Sprite folder made by `arena/scan/fetch_art.sh`.
+    #[arg(long)]
+    pub art: PathBuf,
+    /// Where to write the trained weights.
+    #[arg(long, default_value = "scan-net.bin")]
+    pub out: PathBuf,
+    /// Boards to render and train on (each gives up to 64 squares).
+    #[arg(long, default_value_t = 6000)]
+    pub boards: usize,
+    /// Stop after this many boards, keeping the learning-rate schedule of
+    /// `--boards` (the checkpoint a longer run wrote at that point).
+    #[arg(long)]
+    pub stop_after: Option<usize>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[arg(long, default_value_t = 0.002)]
+    pub lr: f32,
+    #[arg(long, default_value_t = 128)]
+    pub batch: usize,
+    /// Start from these weights instead of random ones.
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct EvalArgs {
+    /// Sprite folder made by `arena/scan/fetch_art.sh`.
+    #[arg(long)]
+    pub art: PathBuf,
+    /// `held-out` (sets and colours never trained on) or `seen`.
+    #[arg(long, default_value = "held-out")]
+    pub styles: String,
+    #[arg(long, default_value_t = 2000)]
+    pub boards: usize,
+    /// Seeds far from training's, so no measured board was trained on.
+    #[arg(long, default_value_t = 1_000_000_007)]
+    pub seed: u64,
+    /// Weights to measure instead of the embedded ones.
+    #[arg(long)]
+    pub net: Option<PathBuf>,
+    /// Write every board the reader got wrong here (PNG, truth in the name).
+    #[arg(long)]
+    pub failures: Option<PathBuf>,
+}
+
+/// Boards rendered per round; their squares are shuffled together.
+const ROUND: usize = 64;
+
+/// One training square: the net's input and its class.
+struct Example {
+    input: Vec<f32>,
+    class: usize,
+}
+
+/// The squares of one rendered board, cut at slightly wrong places and sizes
+/// (as a finder would), most empty squares left out (they are the easy
+/// majority).
+fn examples(sets: &[PieceSet], seed: u64) -> Vec<Example> {
+    let mut rng = SplitMix64::new(seed);
+    let board = render::random_position(&mut rng);
+    let sample = render::render(&mut rng, sets, Styles::Seen, &board);
+    let plane = Plane::from_rgb(&sample.image);
+    let mut out = Vec::new();
+    for (i, &class) in sample.displayed.iter().enumerate() {
+        if class == EMPTY && rng.below(3) != 0 {
+            continue;
+        }
+        let s = sample.square;
+        let wobble = |rng: &mut SplitMix64| rng.symmetric_f32(0.04 * s);
+        let left = sample.left + (i % 8) as f32 * s + wobble(&mut rng);
+        let top = sample.top + (i / 8) as f32 * s + wobble(&mut rng);
+        let side = s * (1.0 + rng.symmetric_f32(0.03));
+        out.push(Example {
+            input: plane.square_input::<SIDE>(left, top, side),
+            class,
+        });
+    }
+    out
+}
+
+pub fn run_train(args: &TrainArgs) -> Result<(), String> {
+    let sets = render::load_sets(&args.art, &TRAINING_SETS)?;
+    let mut net = match &args.resume {
+        Some(path) => {
+            Net::from_bytes(&std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?)
+                .map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        None => Net::random(args.seed),
+    };
+    let mut moments = Moments::zeros(PARAMS);
+    let mut steps = 0u64;
+    let mut shuffle = SplitMix64::new(args.seed ^ 0x5CA7);
+    let start = Instant::now();
+    let rounds = args.boards.div_ceil(ROUND);
+    eprintln!(
+        "training on {} boards of sets {TRAINING_SETS:?}, {} threads",
+        args.boards,
+        rayon::current_num_threads()
+    );
+    let last_round = args
+        .stop_after
+        .map_or(rounds, |b| b.div_ceil(ROUND).min(rounds));
+    for round in 0..last_round {
+        let first = round * ROUND;
+        let mut batch_pool: Vec<Example> = (first..(first + ROUND).min(args.boards))
+            .into_par_iter()
+            .flat_map_iter(|b| {
+                examples(
+                    &sets,
+                    args.seed.wrapping_mul(1_000_003).wrapping_add(b as u64),
+                )
+            })
+            .collect();
+        shuffle.shuffle(&mut batch_pool);
+        // Cosine decay to a tenth of the rate over the run.
+        let progress = round as f32 / rounds as f32;
+        let lr = args.lr * (0.1 + 0.9 * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
+        let (mut loss, mut right) = (0.0f64, 0usize);
+        for batch in batch_pool.chunks(args.batch) {
+            let threads = rayon::current_num_threads().max(1);
+            let (grad, batch_loss, batch_right) = batch
+                .par_chunks(batch.len().div_ceil(threads))
+                .map(|part| {
+                    let mut grad = vec![0.0f32; PARAMS];
+                    let (mut loss, mut right) = (0.0f64, 0usize);
+                    for example in part {
+                        let trace = net.forward(&example.input);
+                        let best = (0..13)
+                            .max_by(|&a, &b| trace.probs[a].total_cmp(&trace.probs[b]))
+                            .unwrap_or(0);
+                        right += usize::from(best == example.class);
+                        loss += net.backward(&trace, example.class, &mut grad) as f64;
+                    }
+                    (grad, loss, right)
+                })
+                .reduce(
+                    || (vec![0.0f32; PARAMS], 0.0, 0),
+                    |(mut g, l, r), (g2, l2, r2)| {
+                        g.iter_mut().zip(&g2).for_each(|(a, b)| *a += b);
+                        (g, l + l2, r + r2)
+                    },
+                );
+            let scale = 1.0 / batch.len() as f32;
+            let grad: Vec<f32> = grad.iter().map(|g| g * scale).collect();
+            steps += 1;
+            let t = steps as i32;
+            let lr_t = lr * (1.0 - BETA2.powi(t)).sqrt() / (1.0 - BETA1.powi(t));
+            adam(&mut net.params, &grad, &mut moments.m, &mut moments.v, lr_t);
+            loss += batch_loss;
+            right += batch_right;
+        }
+        eprintln!(
+            "round {}/{rounds}: {} squares, loss {:.4}, train accuracy {:.3}%, lr {lr:.5}, {:.0} s",
+            round + 1,
+            batch_pool.len(),
+            loss / batch_pool.len() as f64,
+            100.0 * right as f64 / batch_pool.len() as f64,
+            start.elapsed().as_secs_f64()
+        );
+        std::fs::write(&args.out, net.to_bytes())
+            .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    }
+    eprintln!("wrote {}", args.out.display());
+    Ok(())
+}
+
+/// What the measurement counts.
+#[derive(Default, Debug, Clone, Copy)]
+pub struct Tally {
+    pub boards: usize,
+    pub exact: usize,
+    pub squares: usize,
+    pub squares_right: usize,
+    pub found_within_3pct: usize,
+    pub oriented_boards: usize,
+    pub oriented_right: usize,
+}
+
+impl Tally {
+    fn add(self, o: Tally) -> Tally {
+        Tally {
+            boards: self.boards + o.boards,
+            exact: self.exact + o.exact,
+            squares: self.squares + o.squares,
+            squares_right: self.squares_right + o.squares_right,
+            found_within_3pct: self.found_within_3pct + o.found_within_3pct,
+            oriented_boards: self.oriented_boards + o.oriented_boards,
+            oriented_right: self.oriented_right + o.oriented_right,
+        }
+    }
+}
+
+fn measure_one(
+    net: &Net,
+    sets: &[PieceSet],
+    styles: Styles,
+    seed: u64,
+    failures: Option<&Path>,
+) -> Tally {
+    let mut rng = SplitMix64::new(seed);
+    let board = render::random_position(&mut rng);
+    let sample = render::render(&mut rng, sets, styles, &board);
+    let plane = Plane::from_rgb(&sample.image);
+    let mut tally = Tally {
+        boards: 1,
+        squares: 64,
+        ..Tally::default()
+    };
+    let pieces = board.iter().filter(|&&c| c != EMPTY).count();
+    let Ok((grid, reading)) = read_plane(net, &plane, Bottom::Auto, None) else {
+        return tally;
+    };
+    let s = sample.square;
+    let corner_error = [
+        (grid.left - sample.left).abs(),
+        (grid.top - sample.top).abs(),
+        (grid.left + 8.0 * grid.square - sample.left - 8.0 * s).abs(),
+        (grid.top + 8.0 * grid.square - sample.top - 8.0 * s).abs(),
+    ]
+    .into_iter()
+    .fold(0.0f32, f32::max);
+    tally.found_within_3pct = usize::from(corner_error <= 0.03 * s);
+    // Squares as displayed, so an orientation error is not counted 64 times.
+    let read_displayed: [usize; 64] =
+        std::array::from_fn(|i| reading.board[if reading.white_at_bottom { i } else { 63 - i }]);
+    tally.squares_right = read_displayed
+        .iter()
+        .zip(&sample.displayed)
+        .filter(|(a, b)| a == b)
+        .count();
+    tally.exact = usize::from(reading.board == board);
+    if pieces >= 8 {
+        tally.oriented_boards = 1;
+        tally.oriented_right = usize::from(reading.white_at_bottom != sample.flipped);
+    }
+    if tally.exact == 0
+        && let Some(dir) = failures
+    {
+        let truth = reading_fen_placement(&board);
+        let _ = sample
+            .image
+            .save(dir.join(format!("{seed}_{}.png", truth.replace('/', "-"))));
+    }
+    tally
+}
+
+fn reading_fen_placement(board: &[usize; 64]) -> String {
+    board
+        .chunks(8)
+        .map(|row| row.iter().map(|&c| super::CLASSES[c]).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+pub fn run_eval(args: &EvalArgs) -> Result<(), String> {
+    let (names, styles): (&[&str], Styles) = match args.styles.as_str() {
+        "held-out" => (&HELD_OUT_SETS, Styles::HeldOut),
+        "seen" => (&TRAINING_SETS, Styles::Seen),
+        other => return Err(format!("--styles {other}: expected held-out or seen")),
+    };
+    let sets = render::load_sets(&args.art, names)?;
+    let net = match &args.net {
+        Some(path) => {
+            Net::from_bytes(&std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?)
+                .map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        None => Net::embedded().map_err(|e| e.to_string())?,
+    };
+    if let Some(dir) = &args.failures {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let tally = (0..args.boards)
+        .into_par_iter()
+        .map(|i| {
+            measure_one(
+                &net,
+                &sets,
+                styles,
+                args.seed.wrapping_add(i as u64),
+                args.failures.as_deref(),
+            )
+        })
+        .reduce(Tally::default, Tally::add);
+    let pct = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
+    println!(
+        "styles {} (sets {names:?}), {} boards, seed {}",
+        args.styles, tally.boards, args.seed
+    );
+    println!(
+        "squares right      {:8.3} %",
+        pct(tally.squares_right, tally.squares)
+    );
+    println!(
+        "boards exact       {:8.3} %",
+        pct(tally.exact, tally.boards)
+    );
+    println!(
+        "orientation right  {:8.3} % (of {} boards with 8+ pieces)",
+        pct(tally.oriented_right, tally.oriented_boards),
+        tally.oriented_boards
+    );
+    println!(
+        "found within 3 %   {:8.3} %",
+        pct(tally.found_within_3pct, tally.boards)
+    );
+    Ok(())
+}

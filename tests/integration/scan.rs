@@ -1,0 +1,225 @@
+//! `tarpon scan`: boards rendered by `tarpon scan render` (fixtures under
+//! `tests/data/scan/`, see `tests/data/SOURCES.md`) read back to their FEN,
+//! and every kind of bad input refused with a clear message and a non-zero
+//! exit, never a panic.
+
+use std::path::PathBuf;
+use std::process::Output;
+
+use crate::common::{stderr, stdout, tarpon, temp_dir};
+
+fn fixture(name: &str) -> String {
+    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", "scan", name]
+        .iter()
+        .collect();
+    path.to_str().expect("a UTF-8 path").to_string()
+}
+
+fn first_line(o: &Output) -> String {
+    stdout(o).lines().next().unwrap_or("").to_string()
+}
+
+/// A refusal: exit status 1, the reader's own message, no panic.
+fn assert_refused(o: &Output, message: &str) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(1), "stderr: {err}");
+    assert!(
+        err.contains("tarpon scan:") && err.contains(message),
+        "stderr: {err}"
+    );
+    assert!(!err.contains("panicked"), "stderr: {err}");
+}
+
+#[test]
+fn a_rendered_board_round_trips_to_its_fen() {
+    // The net reads this board's h7 pawn at 0.56: sure enough at 0.5, in
+    // doubt (exit 2) at the default 0.6, which the next assertion checks.
+    let o = tarpon(&[
+        "scan",
+        "--min-confidence",
+        "0.5",
+        &fixture("cburnett-white-bottom.png"),
+    ]);
+    assert_eq!(
+        first_line(&o),
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 1",
+        "stderr: {}",
+        stderr(&o)
+    );
+    assert!(o.status.success(), "stderr: {}", stderr(&o));
+    let o = tarpon(&["scan", &fixture("cburnett-white-bottom.png")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("squares in doubt: h7 (p 0.56)"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_board_drawn_with_black_at_the_bottom_is_read_the_right_way_up() {
+    let o = tarpon(&["scan", &fixture("merida-black-bottom.png")]);
+    assert_eq!(
+        first_line(&o),
+        "2r3k1/pp3ppp/4p3/3n4/3P4/5N2/PP3PPP/2R3K1 w - - 0 1",
+        "stderr: {}",
+        stderr(&o)
+    );
+    // Told the wrong way round, it reads the mirror image.
+    let o = tarpon(&[
+        "scan",
+        "--bottom",
+        "white",
+        &fixture("merida-black-bottom.png"),
+    ]);
+    assert!(
+        first_line(&o).starts_with("1K3R2/PPP3PP/2N5/4P3/4n3/3p4/ppp3pp/1k3r2"),
+        "{}",
+        first_line(&o)
+    );
+}
+
+#[test]
+fn json_output_parses_and_carries_every_square() {
+    let o = tarpon(&[
+        "scan",
+        "--format",
+        "json",
+        &fixture("cburnett-white-bottom.png"),
+    ]);
+    let value: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    assert_eq!(
+        value["fen"],
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 1"
+    );
+    assert_eq!(value["bottom"], "white");
+    let squares = value["squares"].as_array().expect("squares");
+    assert_eq!(squares.len(), 64);
+    for square in squares {
+        let probabilities = square["probabilities"].as_object().expect("probabilities");
+        assert_eq!(probabilities.len(), 13);
+        let sum: f64 = probabilities
+            .values()
+            .map(|p| p.as_f64().expect("a number"))
+            .sum();
+        assert!((sum - 1.0).abs() < 1e-3, "{square}");
+    }
+}
+
+#[test]
+fn analyse_searches_the_position_read() {
+    let o = tarpon(&[
+        "scan",
+        "--min-confidence",
+        "0.5",
+        &fixture("cburnett-white-bottom.png"),
+        "--analyse",
+        "--depth",
+        "5",
+    ]);
+    assert!(o.status.success(), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.lines().any(|l| l.starts_with("info depth 5")), "{out}");
+    assert!(
+        out.lines()
+            .last()
+            .is_some_and(|l| l.starts_with("bestmove ")),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_pictures_are_refused_clearly() {
+    let dir = temp_dir("scan-bad");
+    let path = |name: &str| dir.join(name).to_str().expect("UTF-8").to_string();
+
+    std::fs::write(path("empty.png"), b"").unwrap();
+    assert_refused(&tarpon(&["scan", &path("empty.png")]), "the file is empty");
+
+    std::fs::write(path("notes.txt"), "not a picture at all\n".repeat(20)).unwrap();
+    assert_refused(&tarpon(&["scan", &path("notes.txt")]), "not a PNG or JPEG");
+
+    let mut corrupt = std::fs::read(fixture("cburnett-white-bottom.png")).unwrap();
+    corrupt.truncate(corrupt.len() / 3);
+    corrupt.extend_from_slice(&[0x55; 200]);
+    std::fs::write(path("corrupt.png"), &corrupt).unwrap();
+    assert_refused(
+        &tarpon(&["scan", &path("corrupt.png")]),
+        "not a PNG or JPEG",
+    );
+
+    std::fs::write(path("huge.png"), png_header(100_000, 100_000)).unwrap();
+    assert_refused(
+        &tarpon(&["scan", &path("huge.png")]),
+        "crop it around the board",
+    );
+
+    // A smooth gradient with a few blobs: edges, but no 8x8 grid.
+    let picture = image::RgbImage::from_fn(400, 300, |x, y| {
+        let blob = ((x as i32 - 200).pow(2) + (y as i32 - 150).pow(2)) < 60 * 60;
+        let v = if blob { 30 } else { (x / 2 + y / 3) as u8 };
+        image::Rgb([v, v / 2, 255 - v])
+    });
+    picture.save(path("no-board.png")).unwrap();
+    assert_refused(
+        &tarpon(&["scan", &path("no-board.png")]),
+        "no chess board found",
+    );
+
+    assert_refused(
+        &tarpon(&["scan", &path("missing.png")]),
+        "cannot read the file",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_malformed_weight_file_is_refused() {
+    let dir = temp_dir("scan-net");
+    let net = dir.join("bad.bin");
+    std::fs::write(&net, b"TSCANNET but nothing after it").unwrap();
+    let o = tarpon(&[
+        "scan",
+        "--net",
+        net.to_str().unwrap(),
+        &fixture("cburnett-white-bottom.png"),
+    ]);
+    assert_refused(&o, "scan net");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A PNG whose header claims `width`×`height` pixels, with an empty data
+/// chunk: enough for a reader to see the size, nothing to decode.
+fn png_header(width: u32, height: u32) -> Vec<u8> {
+    let mut header = width.to_be_bytes().to_vec();
+    header.extend_from_slice(&height.to_be_bytes());
+    header.extend_from_slice(&[8, 2, 0, 0, 0]); // 8-bit RGB
+    let mut bytes = b"\x89PNG\r\n\x1a\n".to_vec();
+    for (kind, data) in [
+        (b"IHDR", header),
+        (b"IDAT", Vec::new()),
+        (b"IEND", Vec::new()),
+    ] {
+        let mut chunk = kind.to_vec();
+        chunk.extend_from_slice(&data);
+        bytes.extend_from_slice(&(data.len() as u32).to_be_bytes());
+        bytes.extend_from_slice(&chunk);
+        bytes.extend_from_slice(&crc32(&chunk).to_be_bytes());
+    }
+    bytes
+}
+
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &byte in data {
+        crc ^= byte as u32;
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
