@@ -55,6 +55,16 @@ struct Start {
     tags: Vec<(String, String)>,
 }
 
+/// One of the `MAX_ACTIVE_REQUESTS` places, given back when dropped: also
+/// when the request's thread panics or never starts.
+struct RequestSlot(Arc<Server>);
+
+impl Drop for RequestSlot {
+    fn drop(&mut self) {
+        self.0.active.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 pub struct Server {
     games: Mutex<Games>,
     ids: Mutex<SplitMix64>,
@@ -84,16 +94,11 @@ impl Server {
                 let _ = request.respond(error_response(503, "too many requests at once"));
                 continue;
             }
-            let server = Arc::clone(&self);
-            let spawned = std::thread::Builder::new()
+            let slot = RequestSlot(Arc::clone(&self));
+            // A thread that cannot start drops its closure, and the slot with it.
+            let _ = std::thread::Builder::new()
                 .name("play-request".into())
-                .spawn(move || {
-                    server.handle(request);
-                    server.active.fetch_sub(1, Ordering::SeqCst);
-                });
-            if spawned.is_err() {
-                self.active.fetch_sub(1, Ordering::SeqCst);
-            }
+                .spawn(move || slot.0.handle(request));
         }
     }
 
