@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """The engine as its clients meet it: python-chess, lichess-bot's engine
-wrapper and fastchess, each driving `tarpon` and counting what they complain
+wrapper, fastchess and cutechess-cli, each driving `tarpon` and counting what they complain
 about. Exits non-zero on any complaint.
 
     python3 arena/client_check.py [--tarpon target/release/tarpon]
         [--lichess-bot DIR]      # a lichess-bot checkout (its lib/ is imported)
-        [--fastchess PATH --book FILE.epd --games N]
+        [--fastchess PATH] [--cutechess PATH] [--book FILE.epd --games N]
 
 Checks, for each client:
 - python-chess: no warning or error in its log over a game of `play` calls
@@ -16,6 +16,7 @@ Checks, for each client:
   the engine's name and statistics.
 - fastchess: a match of tarpon against itself with no warning in its output
   (e.g. "Bestmove does not match beginning of last PV").
+- cutechess-cli: the same match, no warning, illegal move, disconnect or stall.
 """
 
 import argparse
@@ -125,11 +126,33 @@ def fastchess(tarpon, fastchess_path, book, games):
     return problems
 
 
+def cutechess(tarpon, cutechess_path, book, games):
+    command = [
+        cutechess_path,
+        "-engine", f"cmd={tarpon}", "name=tarpon-a",
+        "-engine", f"cmd={tarpon}", "name=tarpon-b",
+        "-each", "proto=uci", "tc=4+0.04", "option.Hash=16",
+        "-openings", f"file={os.path.abspath(book)}", "format=epd", "order=random",
+        "-rounds", str(games // 2), "-games", "2", "-repeat",
+    ]
+    out = subprocess.run(command, capture_output=True, text=True, timeout=3600)
+    text = out.stdout + out.stderr
+    complaints = [line for line in text.splitlines()
+                  if any(w in line.lower() for w in ("warning", "illegal", "disconnect", "stall", "unexpected"))]
+    finished = text.count("Finished game")
+    print(f"cutechess-cli: {finished} games finished, {len(complaints)} warnings")
+    problems = [f"cutechess-cli: {c}" for c in complaints]
+    if out.returncode != 0 or finished != games:
+        problems.append(f"cutechess-cli: exit {out.returncode}, {finished} of {games} games finished")
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tarpon", default="target/release/tarpon")
     parser.add_argument("--lichess-bot", dest="lichess_bot")
     parser.add_argument("--fastchess")
+    parser.add_argument("--cutechess")
     parser.add_argument("--book")
     parser.add_argument("--games", type=int, default=20)
     args = parser.parse_args()
@@ -143,6 +166,8 @@ def main():
     problems += [f"logged: {m}" for m in complaints.records]
     if args.fastchess:
         problems += fastchess(tarpon, args.fastchess, args.book, args.games)
+    if args.cutechess:
+        problems += cutechess(tarpon, args.cutechess, args.book, args.games)
     for p in problems:
         print("PROBLEM", p)
     print("clean" if not problems else f"{len(problems)} problems")
