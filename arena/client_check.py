@@ -103,47 +103,28 @@ def lichess_bot(tarpon, checkout):
     return problems
 
 
-def fastchess(tarpon, fastchess_path, book, games):
+def self_play_match(runner, path, tarpon, time_control, book, games, extra=()):
+    """A match of tarpon against itself under `runner` (fastchess and
+    cutechess-cli take the same options); every complaint it prints."""
     command = [
-        fastchess_path,
+        path,
         "-engine", f"cmd={tarpon}", "name=tarpon-a",
         "-engine", f"cmd={tarpon}", "name=tarpon-b",
-        "-each", "tc=2+0.02", "option.Hash=16",
+        "-each", "proto=uci", f"tc={time_control}", "option.Hash=16",
         "-openings", f"file={os.path.abspath(book)}", "format=epd", "order=random",
-        "-rounds", str(games // 2), "-games", "2", "-repeat",
-        "-concurrency", "1",
+        "-rounds", str(games // 2), "-games", "2", "-repeat", *extra,
     ]
     # fastchess writes its config.json into the working directory.
     with tempfile.TemporaryDirectory() as scratch:
         out = subprocess.run(command, capture_output=True, text=True, timeout=3600, cwd=scratch)
     text = out.stdout + out.stderr
-    warnings = [line for line in text.splitlines() if "Warning" in line or "warning" in line]
-    finished = text.count("Finished game")
-    print(f"fastchess: {finished} games finished, {len(warnings)} warnings")
-    problems = [f"fastchess: {w}" for w in warnings]
-    if out.returncode != 0 or finished != games:
-        problems.append(f"fastchess: exit {out.returncode}, {finished} of {games} games finished")
-    return problems
-
-
-def cutechess(tarpon, cutechess_path, book, games):
-    command = [
-        cutechess_path,
-        "-engine", f"cmd={tarpon}", "name=tarpon-a",
-        "-engine", f"cmd={tarpon}", "name=tarpon-b",
-        "-each", "proto=uci", "tc=4+0.04", "option.Hash=16",
-        "-openings", f"file={os.path.abspath(book)}", "format=epd", "order=random",
-        "-rounds", str(games // 2), "-games", "2", "-repeat",
-    ]
-    out = subprocess.run(command, capture_output=True, text=True, timeout=3600)
-    text = out.stdout + out.stderr
     complaints = [line for line in text.splitlines()
                   if any(w in line.lower() for w in ("warning", "illegal", "disconnect", "stall", "unexpected"))]
     finished = text.count("Finished game")
-    print(f"cutechess-cli: {finished} games finished, {len(complaints)} warnings")
-    problems = [f"cutechess-cli: {c}" for c in complaints]
+    print(f"{runner}: {finished} games finished, {len(complaints)} warnings")
+    problems = [f"{runner}: {c}" for c in complaints]
     if out.returncode != 0 or finished != games:
-        problems.append(f"cutechess-cli: exit {out.returncode}, {finished} of {games} games finished")
+        problems.append(f"{runner}: exit {out.returncode}, {finished} of {games} games finished")
     return problems
 
 
@@ -165,9 +146,10 @@ def main():
         problems += lichess_bot(tarpon, args.lichess_bot)
     problems += [f"logged: {m}" for m in complaints.records]
     if args.fastchess:
-        problems += fastchess(tarpon, args.fastchess, args.book, args.games)
+        problems += self_play_match("fastchess", args.fastchess, tarpon, "2+0.02", args.book, args.games,
+                                    ("-concurrency", "1"))
     if args.cutechess:
-        problems += cutechess(tarpon, args.cutechess, args.book, args.games)
+        problems += self_play_match("cutechess-cli", args.cutechess, tarpon, "4+0.04", args.book, args.games)
     for p in problems:
         print("PROBLEM", p)
     print("clean" if not problems else f"{len(problems)} problems")
