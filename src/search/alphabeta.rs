@@ -12,7 +12,7 @@ use super::score::{
     DRAW, INFINITE, MATE_BOUND, MAX_PLY, eval_can_judge, is_known_win, is_mate_score,
     is_node_score, mated_in,
 };
-use super::searcher::{NO_EVAL, Searcher};
+use super::searcher::{NO_EVAL, NodeEval, Searcher};
 use super::see::see_at_least;
 use super::tt::{Bound, TtHit, bound_allows, legal_table_move, pack_move, unpack_move};
 use crate::eval::Evaluator;
@@ -101,15 +101,26 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         }
 
         // Static evaluation, sharpened by the table's bound where it applies.
-        let (static_eval, eval) = if in_check {
-            (NO_EVAL, NO_EVAL)
+        let node_eval = if in_check {
+            NodeEval {
+                raw: NO_EVAL,
+                corrected: NO_EVAL,
+                eval: NO_EVAL,
+            }
         } else if excluded.is_some() {
             // The node's own search already evaluated this position.
-            (self.stack[ply].static_eval, self.stack[ply].static_eval)
+            let state = self.stack[ply];
+            NodeEval {
+                raw: state.raw_eval,
+                corrected: state.static_eval,
+                eval: state.static_eval,
+            }
         } else {
             self.evaluate_with_table(hit)
         };
+        let (static_eval, eval) = (node_eval.corrected, node_eval.eval);
         self.stack[ply].static_eval = static_eval;
+        self.stack[ply].raw_eval = node_eval.raw;
         // Better than two plies ago (the same side's last evaluation); near the
         // root there is nothing to compare with, so assume it is.
         let improving = !in_check
@@ -390,10 +401,28 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                 ply,
                 best_move.map_or(0, pack_move),
                 best_score,
-                static_eval,
+                node_eval.raw,
                 depth,
                 bound,
             );
+            // Teach the correction history where the result lies on the side
+            // its bound vouches for: below the evaluation without failing
+            // high, or above it with a move that proved it. After a capture
+            // or a promotion the evaluation was not the point.
+            if !in_check
+                && best_move.is_none_or(|m| !is_tactical(m))
+                && !is_mate_score(best_score)
+                && !is_known_win(best_score)
+                && !is_known_win(static_eval)
+                && ((best_score < static_eval && best_score < beta)
+                    || (best_score > static_eval && best_move.is_some()))
+            {
+                self.history.correction.update(
+                    self.pos.snapshot(),
+                    depth,
+                    best_score - static_eval,
+                );
+            }
         }
         best_score
     }
@@ -477,6 +506,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             return None;
         }
         let static_eval = self.stack[ply].static_eval;
+        let raw_eval = self.stack[ply].raw_eval;
         let reduced = depth - p::probcut_reduction();
         let mut tactical = MoveList::new();
         let mut scores = self.score_arrays.take();
@@ -507,7 +537,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                     ply,
                     pack_move(m),
                     score,
-                    static_eval,
+                    raw_eval,
                     reduced + 1,
                     Bound::Lower,
                 );

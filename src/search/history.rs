@@ -1,8 +1,11 @@
 //! What earlier cutoffs teach move ordering: killer moves per ply, the
-//! counter-move to the opponent's last move, and butterfly history scores.
+//! counter-move to the opponent's last move, and butterfly history scores;
+//! beside them, the static evaluation's recent errors (`correction.rs`),
+//! which live and are cleared with these tables.
 
 use shakmaty::{Color, Move, Role, Square};
 
+use super::correction::CorrectionHistory;
 use super::score::MAX_PLY;
 
 /// History scores saturate towards this bound ("gravity"), so old lessons
@@ -21,6 +24,9 @@ pub struct History {
     /// [that move's piece and target][this move's piece and target]: what
     /// answers what, which butterfly scores average away.
     continuation: Box<[[i16; PIECE_TO]; PIECE_TO]>,
+    /// The static evaluation's recent errors, kept between moves like the
+    /// move-ordering tables.
+    pub correction: CorrectionHistory,
 }
 
 /// Rows and columns of the continuation history: a coloured piece and the
@@ -124,6 +130,7 @@ impl History {
                 .into_boxed_slice()
                 .try_into()
                 .expect("PIECE_TO rows"),
+            correction: CorrectionHistory::new(),
         }
     }
 

@@ -4,6 +4,7 @@
 
 mod alphabeta;
 mod check;
+mod correction;
 mod driver;
 pub mod history;
 pub mod movepick;

@@ -156,6 +156,11 @@ search_params! {
     /// one that shared it with rivals earns more time.
     tm_node_base = 150, 100, 200, 5;
     tm_node_scale = 135, 80, 200, 8;
+    /// Correction history: the weight of the pawn-structure entry, out of
+    /// 1024 (an entry at its bound is then worth 32 cp)...
+    corr_pawn_weight = 1024, 0, 3072, 128;
+    /// ...and of each side's non-pawn entry.
+    corr_non_pawn_weight = 1024, 0, 3072, 128;
 }
 
 /// Late-move reduction in plies for a move number at a depth: grows with the
@@ -277,6 +282,8 @@ mod tests {
             ("aspiration_growth", 46),
             ("tm_node_base", 150),
             ("tm_node_scale", 135),
+            ("corr_pawn_weight", 1024),
+            ("corr_non_pawn_weight", 1024),
         ];
         let table: Vec<(&str, i32)> = PARAMS.iter().map(|p| (p.name, p.default)).collect();
         assert_eq!(table, recorded);

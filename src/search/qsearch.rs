@@ -38,11 +38,12 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         // still on its way from memory.
         let mut early_eval = None;
         if !in_check && !is_pv {
-            let eval = self.evaluate();
+            let raw = self.evaluate();
+            let eval = self.corrected(raw);
             if eval >= beta {
                 return eval;
             }
-            early_eval = Some(eval);
+            early_eval = Some((raw, eval));
         }
         let key = self.pos.key();
         let hit = self.shared.tt.probe(key, ply);
@@ -54,18 +55,21 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         }
 
         let original_alpha = alpha;
-        let static_eval;
+        let (raw_eval, static_eval);
         let mut best_score;
         if in_check {
-            static_eval = NO_EVAL;
+            (raw_eval, static_eval) = (NO_EVAL, NO_EVAL);
             best_score = -INFINITE;
         } else {
             // Standing pat: the side to move need not capture. (Checked before
             // generating moves, so a stalemate can stand pat here; the main
             // search above recognises stalemates.)
-            (static_eval, best_score) = match early_eval {
-                Some(eval) => (eval, eval),
-                None => self.evaluate_with_table(hit),
+            (raw_eval, static_eval, best_score) = match early_eval {
+                Some((raw, eval)) => (raw, eval, eval),
+                None => {
+                    let node = self.evaluate_with_table(hit);
+                    (node.raw, node.corrected, node.eval)
+                }
             };
             if best_score >= beta {
                 return best_score;
@@ -139,7 +143,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             ply,
             best_move.map_or(0, pack_move),
             best_score,
-            static_eval,
+            raw_eval,
             0,
             bound,
         );

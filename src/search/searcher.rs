@@ -7,7 +7,7 @@ use shakmaty::{Move, Role};
 
 use super::history::History;
 use super::movepick::ScorePool;
-use super::score::{EVAL_LIMIT, INFINITE, MAX_PLY, Score};
+use super::score::{EVAL_LIMIT, INFINITE, KNOWN_WIN, MAX_PLY, Score, is_known_win};
 use super::stats::{IterationStats, SearchStats};
 use super::tb_probe::SearchProbe;
 use super::time::{Clock, TimeBudget};
@@ -70,9 +70,24 @@ impl RootMove {
     }
 }
 
+/// A node's static evaluations (see [`Searcher::evaluate_with_table`]).
+#[derive(Clone, Copy)]
+pub struct NodeEval {
+    /// The evaluator's, which the table stores.
+    pub raw: i32,
+    /// With the correction history's estimate of its error: what pruning
+    /// and `improving` compare.
+    pub corrected: i32,
+    /// The corrected one, or the table's score where its bound says more.
+    pub eval: i32,
+}
+
 #[derive(Clone, Copy, Default)]
 pub struct PlyState {
+    /// The corrected static evaluation ([`NodeEval::corrected`]).
     pub static_eval: i32,
+    /// The evaluator's own, for the table.
+    pub raw_eval: i32,
     /// The move made at this ply (`None` for a null move or not yet).
     pub mv: Option<Move>,
     /// The move a singular-extension search leaves out at this ply.
@@ -194,20 +209,38 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
         endgame::adjust(self.pos.snapshot(), eval).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
-    /// The static evaluation of a node not in check (the table's when it
-    /// stored one, which saves the evaluation) and that evaluation
-    /// sharpened by the table's bound where the bound says more.
+    /// The static evaluation of a node not in check: the raw one (the
+    /// table's when it stored one, which saves the evaluation), that one
+    /// corrected by the correction history, and the corrected one sharpened
+    /// by the table's bound where the bound says more.
     #[inline]
-    pub fn evaluate_with_table(&mut self, hit: Option<TtHit>) -> (i32, i32) {
-        let static_eval = match hit {
+    pub fn evaluate_with_table(&mut self, hit: Option<TtHit>) -> NodeEval {
+        let raw = match hit {
             Some(h) if h.eval != NO_EVAL => h.eval,
             _ => self.evaluate(),
         };
+        let corrected = self.corrected(raw);
         let eval = match hit {
-            Some(h) if refines_eval(h.bound, h.score, static_eval) => h.score,
-            _ => static_eval,
+            Some(h) if refines_eval(h.bound, h.score, corrected) => h.score,
+            _ => corrected,
         };
-        (static_eval, eval)
+        NodeEval {
+            raw,
+            corrected,
+            eval,
+        }
+    }
+
+    /// `raw` plus the correction history's estimate of its error here. Known
+    /// wins are exact claims, not estimates, and stay as they are; an
+    /// ordinary evaluation stays short of them.
+    #[inline]
+    pub fn corrected(&self, raw: i32) -> i32 {
+        if is_known_win(raw) {
+            return raw;
+        }
+        let bound = KNOWN_WIN - 1;
+        (raw + self.history.correction.correction(self.pos.snapshot())).clamp(-bound, bound)
     }
 
     pub fn make(&mut self, ply: usize, m: Move) {
