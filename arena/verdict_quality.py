@@ -14,7 +14,7 @@ Two steps, so the slow reference runs once:
       reference's best move got called a mistake or worse.
 
   python3 arena/verdict_quality.py reference --stockfish stockfish --depth 16 \
-      --games 300 --random 100 --out ref.jsonl GAMES.pgn...
+      --games 300 --random 100 --out ref.jsonl [--resume] GAMES.pgn...
   python3 arena/verdict_quality.py compare --tarpon target/release/tarpon ref.jsonl
 
 Needs python-chess (`pip install chess`). Fixed depth: machine load changes
@@ -74,11 +74,19 @@ def reference(args):
     for fen, _ in sample_positions(args.pgn, args.random, args.seed + 2):
         board = chess.Board(fen)
         positions.append((fen, rng.choice(list(board.legal_moves)).uci(), "random"))
+    # A deep reference takes hours: an interrupted run picks up where its
+    # file ends (the sample is the same for the same arguments).
+    done = 0
+    if args.resume and os.path.exists(args.out):
+        with open(args.out) as f:
+            done = sum(1 for line in f if line.strip())
     engine = chess.engine.SimpleEngine.popen_uci(args.stockfish)
     engine.configure({"Threads": 1, "Hash": 64})
     limit = chess.engine.Limit(depth=args.depth)
-    with open(args.out, "w") as out:
+    with open(args.out, "a" if done else "w") as out:
         for i, (fen, played, source) in enumerate(positions):
+            if i < done:
+                continue
             board = chess.Board(fen)
             engine.configure({"Clear Hash": None})
             info = engine.analyse(board, limit)
@@ -174,6 +182,8 @@ def main():
     r.add_argument("--random", type=int, default=100)
     r.add_argument("--seed", type=int, default=63)
     r.add_argument("--out", required=True)
+    r.add_argument("--resume", action="store_true",
+                   help="keep the rows already in --out and go on after them")
     c = sub.add_parser("compare")
     c.add_argument("reference")
     c.add_argument("--tarpon", default="target/release/tarpon")
