@@ -5,7 +5,6 @@
 use shakmaty::{Move, MoveList};
 
 use super::check::CheckSquares;
-use super::history::Continuation;
 use super::movepick::{MovePicker, is_tactical};
 use super::params::{self as p, lmr_reduction};
 use super::score::{
@@ -116,7 +115,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                 eval: state.static_eval,
             }
         } else {
-            self.evaluate_with_table(hit)
+            self.evaluate_with_table(hit, ply)
         };
         let (static_eval, eval) = (node_eval.corrected, node_eval.eval);
         self.stack[ply].static_eval = static_eval;
@@ -172,13 +171,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         }
 
         let turn = self.pos.turn();
-        let one_back = if root { None } else { self.stack[ply - 1].mv };
-        let two_back = if ply >= 2 {
-            self.stack[ply - 2].mv
-        } else {
-            None
-        };
-        let continuation = Continuation::new(turn, one_back, two_back);
+        let continuation = self.continuation(ply);
         let killers = self.history.killers(ply);
         let counter = self.history.counter_move(turn, continuation);
         let mut moves = MoveList::new();
@@ -419,6 +412,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             {
                 self.history.correction.update(
                     self.pos.snapshot(),
+                    continuation,
                     depth,
                     best_score - static_eval,
                 );
