@@ -5,6 +5,7 @@
 use shakmaty::{Move, MoveList};
 
 use super::check::CheckSquares;
+use super::history::Continuation;
 use super::movepick::{MovePicker, is_tactical};
 use super::params::{self as p, lmr_reduction};
 use super::score::{
@@ -115,7 +116,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                 eval: state.static_eval,
             }
         } else {
-            self.evaluate_with_table(hit, ply)
+            self.evaluate_with_table(hit)
         };
         let (static_eval, eval) = (node_eval.corrected, node_eval.eval);
         self.stack[ply].static_eval = static_eval;
@@ -171,7 +172,13 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         }
 
         let turn = self.pos.turn();
-        let continuation = self.continuation(ply);
+        let one_back = if root { None } else { self.stack[ply - 1].mv };
+        let two_back = if ply >= 2 {
+            self.stack[ply - 2].mv
+        } else {
+            None
+        };
+        let continuation = Continuation::new(turn, one_back, two_back);
         let killers = self.history.killers(ply);
         let counter = self.history.counter_move(turn, continuation);
         let mut moves = MoveList::new();
@@ -412,7 +419,6 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             {
                 self.history.correction.update(
                     self.pos.snapshot(),
-                    continuation,
                     depth,
                     best_score - static_eval,
                 );

@@ -1,9 +1,7 @@
 //! Correction history: how far the static evaluation has recently missed
-//! the search's result in positions that share a pawn structure, share one
-//! side's pieces, or follow the same two moves. The net errs alike in
-//! related positions (a structure it misjudges, a piece set it over- or
-//! underrates, a tactic the last two moves set up that it cannot see), so
-//! adding the running
+//! the search's result in positions that share a pawn structure, or share
+//! one side's pieces. The net errs alike in related positions (a structure
+//! it misjudges, a piece set it over- or underrates), so adding the running
 //! average of its recent errors makes every decision that compares the
 //! evaluation with a bound (reverse futility, null move, futility, standing
 //! pat) more trustworthy. The table keeps the raw evaluation; only the
@@ -15,7 +13,6 @@
 
 use shakmaty::{Bitboard, Color, Role};
 
-use super::history::{Continuation, PIECE_TO};
 use super::params as p;
 use crate::position::Snapshot;
 
@@ -33,10 +30,6 @@ pub struct CorrectionHistory {
     /// Indexed by [side to move][colour][hash of that colour's pieces other
     /// than pawns, king included].
     non_pawn: Box<[[[i16; ENTRIES]; 2]; 2]>,
-    /// Indexed by [the move two plies back][the move one ply back], each as
-    /// its coloured piece and target square (the continuation histories'
-    /// rows): the side to move is the colour of the move two plies back.
-    continuation: Box<[[i16; PIECE_TO]; PIECE_TO]>,
 }
 
 /// A 64-bit mixer (the finaliser of SplitMix64): enough to spread related
@@ -90,51 +83,30 @@ impl CorrectionHistory {
         CorrectionHistory {
             pawn: Box::new([[0; ENTRIES]; 2]),
             non_pawn: Box::new([[[0; ENTRIES]; 2]; 2]),
-            continuation: vec![[0; PIECE_TO]; PIECE_TO]
-                .into_boxed_slice()
-                .try_into()
-                .expect("PIECE_TO rows"),
         }
     }
 
     /// The correction in centipawns to add to the raw static evaluation of
-    /// `snapshot` (from the side to move), reached by the moves `cont`.
-    pub fn correction(&self, snapshot: &Snapshot, cont: Continuation) -> i32 {
+    /// `snapshot` (from the side to move).
+    pub fn correction(&self, snapshot: &Snapshot) -> i32 {
         let stm = snapshot.turn() as usize;
         let pawn = i32::from(self.pawn[stm][pawn_index(snapshot)]);
         let non_pawn: i32 = [Color::White, Color::Black]
             .iter()
             .map(|&c| i32::from(self.non_pawn[stm][c as usize][non_pawn_index(snapshot, c)]))
             .sum();
-        let continuation = self.continuation_entry(cont).map_or(0, |&e| i32::from(e));
-        (pawn * p::corr_pawn_weight()
-            + non_pawn * p::corr_non_pawn_weight()
-            + continuation * p::corr_continuation_weight())
-            / WEIGHT_SCALE
-    }
-
-    fn continuation_entry(&self, cont: Continuation) -> Option<&i16> {
-        let [Some(one_back), Some(two_back)] = cont.rows() else {
-            return None;
-        };
-        Some(&self.continuation[two_back as usize][one_back as usize])
+        (pawn * p::corr_pawn_weight() + non_pawn * p::corr_non_pawn_weight()) / WEIGHT_SCALE
     }
 
     /// A search to `depth` ended `error` centipawns away from the corrected
     /// evaluation of `snapshot`: deeper searches teach more.
-    pub fn update(&mut self, snapshot: &Snapshot, cont: Continuation, depth: i32, error: i32) {
+    pub fn update(&mut self, snapshot: &Snapshot, depth: i32, error: i32) {
         let bonus = (error * depth / 8).clamp(-LIMIT / 4, LIMIT / 4);
         let stm = snapshot.turn() as usize;
         nudge(&mut self.pawn[stm][pawn_index(snapshot)], bonus);
         for color in [Color::White, Color::Black] {
             let i = non_pawn_index(snapshot, color);
             nudge(&mut self.non_pawn[stm][color as usize][i], bonus);
-        }
-        if let [Some(one_back), Some(two_back)] = cont.rows() {
-            nudge(
-                &mut self.continuation[two_back as usize][one_back as usize],
-                bonus,
-            );
         }
     }
 }
@@ -158,21 +130,21 @@ mod tests {
     fn repeated_errors_pull_the_correction_towards_them_and_no_further() {
         let pos = Position::startpos();
         let mut corr = CorrectionHistory::new();
-        assert_eq!(corr.correction(pos.snapshot(), Continuation::default()), 0);
+        assert_eq!(corr.correction(pos.snapshot()), 0);
         // The search keeps finding 40 cp more than the corrected evaluation
         // of a position whose raw evaluation is 0, as the search does.
         for _ in 0..200 {
-            let error = 40 - corr.correction(pos.snapshot(), Continuation::default());
-            corr.update(pos.snapshot(), Continuation::default(), 10, error);
+            let error = 40 - corr.correction(pos.snapshot());
+            corr.update(pos.snapshot(), 10, error);
         }
-        let learnt = corr.correction(pos.snapshot(), Continuation::default());
+        let learnt = corr.correction(pos.snapshot());
         assert!((30..=40).contains(&learnt), "{learnt}");
         // Errors the other way bring it back down.
         for _ in 0..200 {
-            let error = -20 - corr.correction(pos.snapshot(), Continuation::default());
-            corr.update(pos.snapshot(), Continuation::default(), 10, error);
+            let error = -20 - corr.correction(pos.snapshot());
+            corr.update(pos.snapshot(), 10, error);
         }
-        let learnt = corr.correction(pos.snapshot(), Continuation::default());
+        let learnt = corr.correction(pos.snapshot());
         assert!((-20..=-10).contains(&learnt), "{learnt}");
     }
 
@@ -181,11 +153,11 @@ mod tests {
         let pos = Position::startpos();
         let mut corr = CorrectionHistory::new();
         for _ in 0..1000 {
-            corr.update(pos.snapshot(), Continuation::default(), 30, 5000);
+            corr.update(pos.snapshot(), 30, 5000);
         }
         let most = 3 * LIMIT * 1024 / WEIGHT_SCALE;
-        assert!(corr.correction(pos.snapshot(), Continuation::default()) <= most);
-        assert!(corr.correction(pos.snapshot(), Continuation::default()) > 0);
+        assert!(corr.correction(pos.snapshot()) <= most);
+        assert!(corr.correction(pos.snapshot()) > 0);
     }
 
     #[test]
@@ -194,13 +166,10 @@ mod tests {
         let black = snapshot("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
         let mut corr = CorrectionHistory::new();
         for _ in 0..50 {
-            corr.update(white.snapshot(), Continuation::default(), 12, 200);
+            corr.update(white.snapshot(), 12, 200);
         }
-        assert!(corr.correction(white.snapshot(), Continuation::default()) > 0);
-        assert_eq!(
-            corr.correction(black.snapshot(), Continuation::default()),
-            0
-        );
+        assert!(corr.correction(white.snapshot()) > 0);
+        assert_eq!(corr.correction(black.snapshot()), 0);
     }
 
     #[test]
@@ -225,36 +194,5 @@ mod tests {
             non_pawn_index(s, Color::Black),
             non_pawn_index(knight_moved.snapshot(), Color::Black)
         );
-    }
-
-    #[test]
-    fn the_last_two_moves_have_an_entry_of_their_own() {
-        use shakmaty::{Move, Square};
-        let pos = Position::startpos();
-        let quiet = |role, from, to| Move::Normal {
-            role,
-            from,
-            capture: None,
-            to,
-            promotion: None,
-        };
-        let after = Continuation::new(
-            Color::White,
-            Some(quiet(Role::Knight, Square::G8, Square::F6)),
-            Some(quiet(Role::Knight, Square::G1, Square::F3)),
-        );
-        let other = Continuation::new(
-            Color::White,
-            Some(quiet(Role::Pawn, Square::E7, Square::E5)),
-            Some(quiet(Role::Knight, Square::G1, Square::F3)),
-        );
-        let mut corr = CorrectionHistory::new();
-        for _ in 0..50 {
-            corr.update(pos.snapshot(), after, 12, 200);
-        }
-        let with = corr.correction(pos.snapshot(), after);
-        let without = corr.correction(pos.snapshot(), Continuation::default());
-        assert!(with > without && without > 0, "{with} {without}");
-        assert_eq!(corr.correction(pos.snapshot(), other), without);
     }
 }

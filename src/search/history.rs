@@ -31,7 +31,7 @@ pub struct History {
 
 /// Rows and columns of the continuation history: a coloured piece and the
 /// square it moved to.
-pub(super) const PIECE_TO: usize = 2 * 6 * 64;
+const PIECE_TO: usize = 2 * 6 * 64;
 
 /// The piece kind, origin and target the history tables index a move by,
 /// taken apart in one match (the accessors `role`, `from` and `to` would
@@ -76,11 +76,6 @@ impl Continuation {
             one_back,
             rows: [row(!turn, one_back), row(turn, two_back)],
         }
-    }
-
-    /// The continuation-history rows of the moves one and two plies back.
-    pub fn rows(&self) -> [Option<u16>; 2] {
-        self.rows
     }
 }
 

@@ -161,8 +161,6 @@ search_params! {
     corr_pawn_weight = 1024, 0, 3072, 128;
     /// ...and of each side's non-pawn entry.
     corr_non_pawn_weight = 1024, 0, 3072, 128;
-    /// ...and of the entry of the last two moves.
-    corr_continuation_weight = 1024, 0, 3072, 128;
 }
 
 /// Late-move reduction in plies for a move number at a depth: grows with the
@@ -286,7 +284,6 @@ mod tests {
             ("tm_node_scale", 135),
             ("corr_pawn_weight", 1024),
             ("corr_non_pawn_weight", 1024),
-            ("corr_continuation_weight", 1024),
         ];
         let table: Vec<(&str, i32)> = PARAMS.iter().map(|p| (p.name, p.default)).collect();
         assert_eq!(table, recorded);

@@ -39,7 +39,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let mut early_eval = None;
         if !in_check && !is_pv {
             let raw = self.evaluate();
-            let eval = self.corrected(raw, ply);
+            let eval = self.corrected(raw);
             if eval >= beta {
                 return eval;
             }
@@ -67,7 +67,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             (raw_eval, static_eval, best_score) = match early_eval {
                 Some((raw, eval)) => (raw, eval, eval),
                 None => {
-                    let node = self.evaluate_with_table(hit, ply);
+                    let node = self.evaluate_with_table(hit);
                     (node.raw, node.corrected, node.eval)
                 }
             };

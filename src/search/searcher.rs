@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use shakmaty::{Move, Role};
 
-use super::history::{Continuation, History};
+use super::history::History;
 use super::movepick::ScorePool;
 use super::score::{EVAL_LIMIT, INFINITE, KNOWN_WIN, MAX_PLY, Score, is_known_win};
 use super::stats::{IterationStats, SearchStats};
@@ -214,12 +214,12 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
     /// corrected by the correction history, and the corrected one sharpened
     /// by the table's bound where the bound says more.
     #[inline]
-    pub fn evaluate_with_table(&mut self, hit: Option<TtHit>, ply: usize) -> NodeEval {
+    pub fn evaluate_with_table(&mut self, hit: Option<TtHit>) -> NodeEval {
         let raw = match hit {
             Some(h) if h.eval != NO_EVAL => h.eval,
             _ => self.evaluate(),
         };
-        let corrected = self.corrected(raw, ply);
+        let corrected = self.corrected(raw);
         let eval = match hit {
             Some(h) if refines_eval(h.bound, h.score, corrected) => h.score,
             _ => corrected,
@@ -235,33 +235,12 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
     /// wins are exact claims, not estimates, and stay as they are; an
     /// ordinary evaluation stays short of them.
     #[inline]
-    pub fn corrected(&self, raw: i32, ply: usize) -> i32 {
+    pub fn corrected(&self, raw: i32) -> i32 {
         if is_known_win(raw) {
             return raw;
         }
         let bound = KNOWN_WIN - 1;
-        let correction = self
-            .history
-            .correction
-            .correction(self.pos.snapshot(), self.continuation(ply));
-        (raw + correction).clamp(-bound, bound)
-    }
-
-    /// The moves one and two plies before `ply` (none for a null move or
-    /// before the root), as the histories index them.
-    #[inline]
-    pub fn continuation(&self, ply: usize) -> Continuation {
-        let one_back = if ply >= 1 {
-            self.stack[ply - 1].mv
-        } else {
-            None
-        };
-        let two_back = if ply >= 2 {
-            self.stack[ply - 2].mv
-        } else {
-            None
-        };
-        Continuation::new(self.pos.turn(), one_back, two_back)
+        (raw + self.history.correction.correction(self.pos.snapshot())).clamp(-bound, bound)
     }
 
     pub fn make(&mut self, ply: usize, m: Move) {
