@@ -197,7 +197,6 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let mut best_score = -INFINITE;
         let mut best_move: Option<Move> = None;
         let mut quiets_tried = MoveList::new();
-        let mut captures_tried = MoveList::new();
         // Made when the first pruning candidate asks whether it checks.
         let mut check_squares: Option<CheckSquares> = None;
         // Once late-move or futility pruning starts, the checking quiets
@@ -375,26 +374,13 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                                 continuation,
                             );
                         }
-                        self.history.record_capture_cutoff(
-                            turn,
-                            depth,
-                            (!quiet).then_some(m),
-                            &captures_tried,
-                        );
                         break;
                     }
                     alpha = score;
                 }
             }
-            if Some(m) != best_move {
-                let tried = if quiet {
-                    &mut quiets_tried
-                } else {
-                    &mut captures_tried
-                };
-                if tried.len() < tried.capacity() {
-                    tried.push(m);
-                }
+            if quiet && Some(m) != best_move && quiets_tried.len() < quiets_tried.capacity() {
+                quiets_tried.push(m);
             }
         }
         self.score_arrays.give_back(scores);

@@ -24,10 +24,6 @@ pub struct History {
     /// [that move's piece and target][this move's piece and target]: what
     /// answers what, which butterfly scores average away.
     continuation: Box<[[i16; PIECE_TO]; PIECE_TO]>,
-    /// Captures and queen promotions that caused cutoffs lately, indexed by
-    /// [the moving coloured piece][target square][captured role, 0 for
-    /// none]: which captures work here, beyond what their victims are worth.
-    capture: Box<[[[i32; 7]; 64]; 12]>,
     /// The static evaluation's recent errors, kept between moves like the
     /// move-ordering tables.
     pub correction: CorrectionHistory,
@@ -119,14 +115,6 @@ fn gravity(h: &mut i32, bonus: i32) {
     debug_assert!(h.abs() <= HISTORY_MAX);
 }
 
-/// A tactical move's capture-history slot: moving coloured piece, target
-/// square, captured role (0 for a promotion that captures nothing).
-fn capture_index(turn: Color, m: Move) -> (usize, usize, usize) {
-    let (role, _, to) = parts(m);
-    let victim = m.capture().map_or(0, |r| r as usize);
-    (turn as usize * 6 + role as usize - 1, to as usize, victim)
-}
-
 fn from_to(m: Move) -> (usize, usize) {
     let (_, from, to) = parts(m);
     (from as usize, to as usize)
@@ -142,7 +130,6 @@ impl History {
                 .into_boxed_slice()
                 .try_into()
                 .expect("PIECE_TO rows"),
-            capture: Box::new([[[0; 7]; 64]; 12]),
             correction: CorrectionHistory::new(),
         }
     }
@@ -216,36 +203,6 @@ impl History {
         }
     }
 
-    /// How often this capture (or promotion) by `turn` caused cutoffs lately.
-    #[inline]
-    pub fn capture_score(&self, turn: Color, m: Move) -> i32 {
-        let (piece, to, victim) = capture_index(turn, m);
-        self.capture[piece][to][victim]
-    }
-
-    /// A move caused a beta cutoff at `depth`: reward it in the capture
-    /// history if it is tactical (`tactical_best`), and punish the tactical
-    /// moves tried before it, which did not (whatever the best move was).
-    pub fn record_capture_cutoff(
-        &mut self,
-        turn: Color,
-        depth: i32,
-        tactical_best: Option<Move>,
-        captures_tried: &[Move],
-    ) {
-        let bonus = cutoff_bonus(depth);
-        let mut nudge = |m: Move, bonus: i32| {
-            let (piece, to, victim) = capture_index(turn, m);
-            gravity(&mut self.capture[piece][to][victim], bonus);
-        };
-        if let Some(best) = tactical_best {
-            nudge(best, bonus);
-        }
-        for &m in captures_tried {
-            nudge(m, -bonus);
-        }
-    }
-
     pub fn killers(&self, ply: usize) -> [Option<Move>; 2] {
         self.killers[ply]
     }
@@ -305,27 +262,6 @@ impl HistoryStore {
 mod tests {
     use super::*;
     use crate::position::Position;
-
-    #[test]
-    fn capture_cutoffs_reward_the_capture_and_punish_those_tried_before() {
-        let pos = Position::from_fen("4k3/8/3p1n2/4P3/8/8/8/4K3 w - - 0 1", false).unwrap();
-        let takes_knight = pos.parse_uci("e5f6").unwrap();
-        let takes_pawn = pos.parse_uci("e5d6").unwrap();
-        let mut h = History::new();
-        h.record_capture_cutoff(Color::White, 6, Some(takes_pawn), &[takes_knight]);
-        assert!(h.capture_score(Color::White, takes_pawn) > 0);
-        assert!(h.capture_score(Color::White, takes_knight) < 0);
-        assert_eq!(h.capture_score(Color::Black, takes_pawn), 0);
-        // A quiet cutoff punishes the captures tried before it, rewards none.
-        let before = h.capture_score(Color::White, takes_pawn);
-        h.record_capture_cutoff(Color::White, 6, None, &[takes_pawn]);
-        assert!(h.capture_score(Color::White, takes_pawn) < before);
-        // However often rewarded, a score stays within the bound.
-        for _ in 0..1000 {
-            h.record_capture_cutoff(Color::White, 20, Some(takes_knight), &[]);
-        }
-        assert!(h.capture_score(Color::White, takes_knight) <= HISTORY_MAX);
-    }
 
     #[test]
     fn cutoffs_reward_the_move_and_punish_the_others() {

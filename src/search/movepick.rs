@@ -62,17 +62,6 @@ pub fn mvv_lva(m: Move) -> i32 {
     (victim + promo) * 8 - m.role() as i32
 }
 
-/// A tactical move's rank inside its band: the victim first (16 points a
-/// centipawn), then how often the capture caused cutoffs lately (capture
-/// history, at most about 2.5 pawns of victim either way), then the least
-/// valuable attacker; positive, so it stays in the band.
-#[inline]
-fn capture_order(m: Move, capture_history: i32) -> i32 {
-    let order = BAND / 2 + 2 * mvv_lva(m) + capture_history / 4;
-    debug_assert!((0..BAND).contains(&order));
-    order
-}
-
 /// Scores looked at per vector instruction.
 const LANES: usize = 8;
 
@@ -472,9 +461,8 @@ impl<'a> MovePicker<'a> {
                     // All start in the good band; SEE judges each only when
                     // it comes up, so after a cutoff the rest are never judged.
                     let end = self.tactical_end;
-                    let turn = chess.turn();
                     for (score, &m) in self.scores[..end].iter_mut().zip(&self.moves[..end]) {
-                        *score = GOOD_CAPTURE + capture_order(m, history.capture_score(turn, m));
+                        *score = GOOD_CAPTURE + mvv_lva(m);
                     }
                     self.stage = Stage::GoodCaptures;
                 }
