@@ -102,19 +102,11 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
 
         // Static evaluation, sharpened by the table's bound where it applies.
         let node_eval = if in_check {
-            NodeEval {
-                raw: NO_EVAL,
-                corrected: NO_EVAL,
-                eval: NO_EVAL,
-            }
+            NodeEval::IN_CHECK
         } else if excluded.is_some() {
             // The node's own search already evaluated this position.
             let state = self.stack[ply];
-            NodeEval {
-                raw: state.raw_eval,
-                corrected: state.static_eval,
-                eval: state.static_eval,
-            }
+            NodeEval::unrefined(state.raw_eval, state.static_eval)
         } else {
             self.evaluate_with_table(hit)
         };

@@ -122,7 +122,7 @@ mod tests {
     use super::*;
     use crate::position::Position;
 
-    fn snapshot(fen: &str) -> Position {
+    fn position(fen: &str) -> Position {
         Position::from_fen(fen, false).unwrap()
     }
 
@@ -163,7 +163,7 @@ mod tests {
     #[test]
     fn each_side_to_move_has_its_own_entries() {
         let white = Position::startpos();
-        let black = snapshot("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+        let black = position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
         let mut corr = CorrectionHistory::new();
         for _ in 0..50 {
             corr.update(white.snapshot(), 12, 200);
@@ -175,8 +175,8 @@ mod tests {
     #[test]
     fn a_pawn_move_keeps_the_non_pawn_entries_and_a_knight_move_the_pawn_entry() {
         let start = Position::startpos();
-        let pawn_moved = snapshot("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1");
-        let knight_moved = snapshot("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 1");
+        let pawn_moved = position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1");
+        let knight_moved = position("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 1");
         let s = start.snapshot();
         assert_ne!(pawn_index(s), pawn_index(pawn_moved.snapshot()));
         for c in [Color::White, Color::Black] {

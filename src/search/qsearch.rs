@@ -9,7 +9,7 @@ use super::history::Continuation;
 use super::movepick::{MovePicker, is_tactical};
 use super::params::delta_margin;
 use super::score::{DRAW, INFINITE, MAX_PLY, is_node_score, mated_in};
-use super::searcher::{NO_EVAL, Searcher};
+use super::searcher::{NodeEval, Searcher};
 use super::see::{see_at_least, see_value};
 use super::tt::{Bound, bound_allows, legal_table_move, pack_move};
 use crate::eval::Evaluator;
@@ -43,7 +43,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             if eval >= beta {
                 return eval;
             }
-            early_eval = Some((raw, eval));
+            early_eval = Some(NodeEval::unrefined(raw, eval));
         }
         let key = self.pos.key();
         let hit = self.shared.tt.probe(key, ply);
@@ -55,22 +55,17 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         }
 
         let original_alpha = alpha;
-        let (raw_eval, static_eval);
+        let node_eval;
         let mut best_score;
         if in_check {
-            (raw_eval, static_eval) = (NO_EVAL, NO_EVAL);
+            node_eval = NodeEval::IN_CHECK;
             best_score = -INFINITE;
         } else {
             // Standing pat: the side to move need not capture. (Checked before
             // generating moves, so a stalemate can stand pat here; the main
             // search above recognises stalemates.)
-            (raw_eval, static_eval, best_score) = match early_eval {
-                Some((raw, eval)) => (raw, eval, eval),
-                None => {
-                    let node = self.evaluate_with_table(hit);
-                    (node.raw, node.corrected, node.eval)
-                }
-            };
+            node_eval = early_eval.unwrap_or_else(|| self.evaluate_with_table(hit));
+            best_score = node_eval.eval;
             if best_score >= beta {
                 return best_score;
             }
@@ -101,7 +96,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             if !in_check {
                 // Delta pruning: even winning the piece cannot reach alpha.
                 let gain = m.capture().map_or(0, see_value);
-                if m.promotion().is_none() && static_eval + gain + delta_margin() <= alpha {
+                if m.promotion().is_none() && node_eval.corrected + gain + delta_margin() <= alpha {
                     continue;
                 }
                 // The picker filters losing captures; the table move comes unfiltered.
@@ -143,7 +138,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             ply,
             best_move.map_or(0, pack_move),
             best_score,
-            raw_eval,
+            node_eval.raw,
             0,
             bound,
         );

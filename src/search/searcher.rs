@@ -82,6 +82,24 @@ pub struct NodeEval {
     pub eval: i32,
 }
 
+impl NodeEval {
+    /// A node in check has no static evaluation.
+    pub const IN_CHECK: NodeEval = NodeEval {
+        raw: NO_EVAL,
+        corrected: NO_EVAL,
+        eval: NO_EVAL,
+    };
+
+    /// Evaluations no table bound has sharpened.
+    pub fn unrefined(raw: i32, corrected: i32) -> NodeEval {
+        NodeEval {
+            raw,
+            corrected,
+            eval: corrected,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Default)]
 pub struct PlyState {
     /// The corrected static evaluation ([`NodeEval::corrected`]).
