@@ -1,13 +1,24 @@
 //! Finding the board in a 2D picture (screenshot, diagram): a board is nine
-//! evenly spaced lines across and nine down, the seven inner ones strong
-//! wherever light and dark squares meet. The column profile (the summed
-//! horizontal gradient of each column) and the row profile are searched for
-//! such a comb, first over the whole picture, then again over the band the
-//! other axis found, so page text beside the board weighs less; the lines are
-//! then placed to a fraction of a pixel and fitted by least squares. A found
-//! grid must show alternating square colours, or there is no board.
+//! evenly spaced lines across and nine down, whose squares alternate.
+//!
+//! 1. Line evidence: the column profile (each column's horizontal gradients
+//!    summed over the rows, each capped, so a faint line crossing every row
+//!    outweighs a bold piece outline) and the row profile.
+//! 2. Candidates: for each square size in half pixels, each axis's three best
+//!    combs of nine lines against their midpoints, paired, and each pair
+//!    scored by how cleanly its squares split into two kinds, in tone or in
+//!    texture (hatched diagram squares); text has lines but no alternation.
+//! 3. Settling the best few: each axis searched again over the band the
+//!    other covers, the grid and its one-square shifts scored by how many
+//!    squares alternate, then the inner lines placed to a fraction of a
+//!    pixel near the squares' corners (where pieces rarely reach) and fitted
+//!    by least squares, outliers refitted without.
+//!
+//! A found grid must alternate on at least 52 of 64 squares, or there is no
+//! board.
 
 use std::fmt;
+use std::ops::Range;
 
 use super::picture::Plane;
 
@@ -52,25 +63,26 @@ pub fn find(plane: &Plane) -> Result<Grid, FindError> {
     if max_square < MIN_SQUARE {
         return Err(FindError::NoGrid);
     }
-    let columns = column_profile(plane, 0, h);
-    let rows = row_profile(plane, 0, w);
-    let xs = best_combs(&columns, MIN_SQUARE, max_square);
-    let ys = best_combs(&rows, MIN_SQUARE, max_square);
-    if xs.is_empty() || ys.is_empty() {
+    let columns = LineStrength::new(
+        &column_profile(plane, std::slice::from_ref(&(0..h)), EVIDENCE_CAP),
+        2,
+    );
+    let rows = LineStrength::new(
+        &row_profile(plane, std::slice::from_ref(&(0..w)), EVIDENCE_CAP),
+        2,
+    );
+    let integral = Integral::new(plane);
+    let candidates = square_combs(&integral, &columns, &rows, MIN_SQUARE, max_square);
+    if candidates.is_empty() {
         return Err(FindError::NoGrid);
     }
-    // Page text and frames can outscore the board on one axis over the whole
-    // picture, so the few best combs of each axis are paired and each pair
-    // settled; the pair whose squares alternate best wins.
+    // Page text and frames can outscore the board at some step, so the few
+    // best steps are each settled; the grid whose squares alternate best wins.
     let mut best: Option<(usize, Grid)> = None;
-    for &x in &xs {
-        for &y in &ys {
-            let Some(candidate) = settle(plane, x, y, max_square) else {
-                continue;
-            };
-            if best.is_none_or(|b| candidate.0 > b.0) {
-                best = Some(candidate);
-            }
+    for (x, y) in candidates {
+        let candidate = settle(plane, &integral, x, y);
+        if best.is_none_or(|b| candidate.0 > b.0) {
+            best = Some(candidate);
         }
     }
     match best {
@@ -79,35 +91,28 @@ pub fn find(plane: &Plane) -> Result<Grid, FindError> {
     }
 }
 
-/// From one comb per axis: each axis searched again over the band the other
-/// found (page text beside the board drops out of the profile), and every
-/// grid on the way, with its one-square shifts, scored by how many squares
-/// alternate (a comb one square off still matches seven lines, the board's
-/// edge standing in for the eighth).
-fn settle(
-    plane: &Plane,
-    mut x: (f32, f32),
-    mut y: (f32, f32),
-    max_square: f32,
-) -> Option<(usize, Grid)> {
+/// A comb along one axis: the first line's position and the spacing, in
+/// pixel edges.
+type Comb = (f32, f32);
+
+/// From one comb per axis: each axis searched again, near the step found,
+/// over the band the other axis covers (page text beside the board drops out
+/// of the profile), the inner lines placed precisely, and the grid and its
+/// one-square shifts scored by how many squares alternate (a comb one square
+/// off still matches seven lines, the board's edge standing in for the
+/// eighth).
+fn settle(plane: &Plane, integral: &Integral, x: Comb, y: Comb) -> (usize, Grid) {
     let (w, h) = (plane.width, plane.height);
-    let mut tried = vec![(x, y)];
-    for _ in 0..2 {
-        let (band_rows, band_columns) = (band(y, h), band(x, w));
-        let columns = column_profile(plane, band_rows.0, band_rows.1);
-        let rows = row_profile(plane, band_columns.0, band_columns.1);
-        // The same combs placed precisely, and the combs found afresh.
-        tried.push((refine(&columns, x), refine(&rows, y)));
-        x = refine(
-            &columns,
-            *best_combs(&columns, MIN_SQUARE, max_square).first()?,
-        );
-        y = refine(&rows, *best_combs(&rows, MIN_SQUARE, max_square).first()?);
-        tried.push((x, y));
-    }
-    let mut best: Option<(usize, Grid)> = None;
-    for (x, y) in tried {
-        let square = (x.1 + y.1) / 2.0;
+    let near = |profile: &[f32], comb: Comb| {
+        LineStrength::new(profile, 1)
+            .best_offset(comb.1 * 0.97, comb.1 * 1.03, 0.125)
+            .map_or(comb, |(_, found)| found)
+    };
+    let fine_x = near(&column_profile(plane, &[band(y, h)], EVIDENCE_CAP), x);
+    let fine_y = near(&row_profile(plane, &[band(x, w)], EVIDENCE_CAP), y);
+    // The combs found in the band first: ties keep them.
+    let mut best = (0, (fine_x, fine_y));
+    for (x, y) in [(fine_x, fine_y), (x, y)] {
         for (dx, dy) in [
             (0, 0),
             (-1, 0),
@@ -119,106 +124,377 @@ fn settle(
             (1, -1),
             (1, 1),
         ] {
-            let grid = Grid {
-                left: x.0 + dx as f32 * x.1,
-                top: y.0 + dy as f32 * y.1,
-                square,
-            };
-            let agreeing = checkerboard_agreement(plane, &grid);
-            if best.is_none_or(|b| agreeing > b.0) {
-                best = Some((agreeing, grid));
+            let shifted = ((x.0 + dx as f32 * x.1, x.1), (y.0 + dy as f32 * y.1, y.1));
+            let agreeing = integral.agreement(&grid_of(shifted));
+            if agreeing > best.0 {
+                best = (agreeing, shifted);
             }
         }
     }
-    best
+    // Each axis's lines placed where the other axis's lines cross them: near
+    // the squares' corners, where pieces rarely reach, so a piece's flat
+    // base a few pixels above a line does not pull it. Raw gradients there,
+    // for the shape of each peak.
+    let (mut x, mut y) = best.1;
+    for _ in 0..2 {
+        x = refine(&column_profile(plane, &corner_zones(y, h), f32::MAX), x);
+        y = refine(&row_profile(plane, &corner_zones(x, w), f32::MAX), y);
+    }
+    // Agreement counts whole squares, sampled near their corners: a grid
+    // moved by a pixel may lose a square or two to a highlight or a
+    // coordinate. The refined lines are the better measurement unless the
+    // pattern fell apart.
+    let refined = integral.agreement(&grid_of((x, y)));
+    if refined + 4 >= best.0 {
+        (refined, grid_of((x, y)))
+    } else {
+        (best.0, grid_of(best.1))
+    }
 }
+
+/// The grid two combs make; squares are square, so their steps are averaged.
+fn grid_of((x, y): (Comb, Comb)) -> Grid {
+    Grid {
+        left: x.0,
+        top: y.0,
+        square: (x.1 + y.1) / 2.0,
+    }
+}
+
+/// Each pixel's gradient counts at most this much (grey levels 0..1) while
+/// the grid is searched: a board line is an edge in every row it crosses,
+/// however faint (a low-contrast board's is about 0.1), while a piece's
+/// black outline is strong but short. Capped, the profile counts rows more
+/// than it weighs contrast, so eight faint squares outvote one bold piece.
+const EVIDENCE_CAP: f32 = 0.05;
 
 /// The pixel range a comb covers along one axis, clamped.
-fn band((offset, step): (f32, f32), len: usize) -> (usize, usize) {
+fn band((offset, step): Comb, len: usize) -> Range<usize> {
     let lo = offset.max(0.0) as usize;
     let hi = ((offset + 8.0 * step).ceil() as usize).min(len);
-    (lo, hi.max(lo + 1).min(len))
+    lo..hi.max(lo + 1).min(len)
 }
 
-/// `profile[x]`: summed |I(x+1, y) − I(x, y)| over rows `y0..y1`; the edge it
-/// measures lies at pixel edge x + 1.
-fn column_profile(plane: &Plane, y0: usize, y1: usize) -> Vec<f32> {
+/// The pixels within an eighth of a square of each of a comb's nine lines.
+fn corner_zones((offset, step): Comb, len: usize) -> Vec<Range<usize>> {
+    let reach = (step / 8.0).max(1.0);
+    (0..9)
+        .map(|k| {
+            let line = offset + k as f32 * step;
+            let lo = (line - reach).max(0.0) as usize;
+            lo.min(len)..((line + reach).max(0.0) as usize).min(len)
+        })
+        .collect()
+}
+
+/// `profile[x]`: summed min(|I(x+1, y) − I(x, y)|, cap) over the rows in
+/// `rows`; the edge it measures lies at pixel edge x + 1.
+fn column_profile(plane: &Plane, rows: &[Range<usize>], cap: f32) -> Vec<f32> {
     let mut profile = vec![0.0; plane.width.saturating_sub(1)];
-    for y in y0..y1 {
+    for y in rows.iter().flat_map(|r| r.clone()) {
         let row = &plane.pixels[y * plane.width..(y + 1) * plane.width];
         for (p, pair) in profile.iter_mut().zip(row.windows(2)) {
-            *p += (pair[1] - pair[0]).abs();
+            *p += (pair[1] - pair[0]).abs().min(cap);
         }
     }
     profile
 }
 
-fn row_profile(plane: &Plane, x0: usize, x1: usize) -> Vec<f32> {
+/// `profile[y]`: summed min(|I(x, y+1) − I(x, y)|, cap) over the columns in
+/// `columns`.
+fn row_profile(plane: &Plane, columns: &[Range<usize>], cap: f32) -> Vec<f32> {
     (0..plane.height.saturating_sub(1))
         .map(|y| {
-            let a = &plane.pixels[y * plane.width + x0..y * plane.width + x1];
-            let b = &plane.pixels[(y + 1) * plane.width + x0..(y + 1) * plane.width + x1];
-            a.iter().zip(b).map(|(p, q)| (q - p).abs()).sum()
+            columns
+                .iter()
+                .map(|r| {
+                    let a = &plane.pixels[y * plane.width + r.start..y * plane.width + r.end];
+                    let b = &plane.pixels
+                        [(y + 1) * plane.width + r.start..(y + 1) * plane.width + r.end];
+                    a.iter()
+                        .zip(b)
+                        .map(|(p, q)| (q - p).abs().min(cap))
+                        .sum::<f32>()
+                })
+                .sum()
         })
         .collect()
 }
 
-/// The best few combs of nine lines (offset, step) with steps in `lo..=hi` (quarter
-/// pixels) that best matches `profile`: each line strong against the
-/// midpoints beside it. Scores are logarithms, so seven faint lines of a
-/// low-contrast board beat two strong edges of a frame or a page.
-/// Offsets and steps are pixel edges; the best comb first.
-fn best_combs(profile: &[f32], lo: f32, hi: f32) -> Vec<(f32, f32)> {
-    const KEEP: usize = 3;
-    let n = profile.len();
-    if n == 0 {
-        return Vec::new();
+/// The level below which a profile counts as empty, as a fraction of its
+/// mean: without it an empty stretch of page would score a comb's midpoints
+/// as strongly "not a line" as a real line scores "a line".
+const FLOOR: f32 = 0.5;
+
+/// A gradient profile made ready for comb scoring: the logarithm of each
+/// position's strongest neighbour (a little tolerance for lines between
+/// whole pixels). Logarithms, so seven faint lines of a low-contrast board
+/// beat two strong edges of a frame or a page.
+struct LineStrength {
+    log: Vec<f32>,
+}
+
+impl LineStrength {
+    fn new(profile: &[f32], tolerance: usize) -> LineStrength {
+        let n = profile.len();
+        let floor = FLOOR * profile.iter().sum::<f32>() / n.max(1) as f32 + 1e-3;
+        let log = (0..n)
+            .map(|i| {
+                let peak = profile[i.saturating_sub(tolerance)..(i + tolerance + 1).min(n)]
+                    .iter()
+                    .copied()
+                    .fold(0.0, f32::max);
+                (peak + floor).ln()
+            })
+            .collect();
+        LineStrength { log }
     }
-    let floor = 0.05 * profile.iter().sum::<f32>() / n as f32 + 1e-3;
-    // A little tolerance for lines between whole-pixel positions.
-    let wide: Vec<f32> = (0..n)
-        .map(|i| {
-            let peak = profile[i.saturating_sub(1)..(i + 2).min(n)]
+
+    /// Nine lines strong against the eight midpoints between them; the first
+    /// and last count half (frames and coordinates crowd them). Whole-pixel
+    /// offsets; `None` past the end.
+    fn score(&self, offset: usize, step: f32) -> Option<f32> {
+        if offset as f32 + 8.0 * step + 0.5 >= self.log.len() as f32 {
+            return None;
+        }
+        // Truncation after +0.5 rounds: positions are never negative.
+        let at = |k: f32| self.log[offset + (k * step + 0.5) as usize];
+        let mut score = 0.5 * (at(0.0) + at(8.0));
+        for k in 1..8 {
+            score += at(k as f32) - at(k as f32 - 0.5);
+        }
+        Some(score - at(7.5))
+    }
+
+    /// The three best-scoring combs at one step, no two within a quarter
+    /// square of each other, with positive scores only.
+    fn best_offsets(&self, step: f32) -> Vec<Comb> {
+        let mut best: Vec<(f32, usize)> = Vec::with_capacity(4);
+        for offset in 0.. {
+            let Some(score) = self.score(offset, step) else {
+                break;
+            };
+            if score <= 0.0 || (best.len() == 3 && score <= best[2].0) {
+                continue;
+            }
+            match best
                 .iter()
-                .copied()
-                .fold(0.0, f32::max);
-            (peak + floor).ln()
-        })
-        .collect();
-    // The best few (score, offset, step), no two alike.
-    let mut best: Vec<(f32, f32, f32)> = Vec::with_capacity(KEEP + 1);
+                .position(|b| (b.1 as f32 - offset as f32).abs() < step / 4.0)
+            {
+                Some(i) if best[i].0 >= score => continue,
+                Some(i) => best[i] = (score, offset),
+                None => best.push((score, offset)),
+            }
+            best.sort_by(|a, b| b.0.total_cmp(&a.0));
+            best.truncate(3);
+        }
+        best.into_iter()
+            .map(|(_, offset)| (offset as f32 + 1.0, step))
+            .collect()
+    }
+
+    /// The best-scoring comb with its step in `lo..=hi` (in increments of
+    /// `increment` pixels), and its score.
+    fn best_offset(&self, lo: f32, hi: f32, increment: f32) -> Option<(f32, Comb)> {
+        let mut best: Option<(f32, Comb)> = None;
+        let mut step = lo;
+        while step <= hi {
+            for offset in 0.. {
+                let Some(score) = self.score(offset, step) else {
+                    break;
+                };
+                if best.is_none_or(|b| score > b.0) {
+                    best = Some((score, (offset as f32, step)));
+                }
+            }
+            step += increment;
+        }
+        best.map(|(score, (offset, step))| (score, (offset + 1.0, step)))
+    }
+}
+
+/// Squares are square and alternate: for every step in half pixels from
+/// `lo` to `hi`, each axis's few best combs at that step are paired, and each
+/// pair is scored by how cleanly its squares split into two colours
+/// ([`Integral::separation`]). Text has lines at its own spacing, but no
+/// light/dark alternation; the few best pairs, no two steps within 4 % of
+/// each other, are returned, the best first.
+fn square_combs(
+    plane: &Integral,
+    columns: &LineStrength,
+    rows: &LineStrength,
+    lo: f32,
+    hi: f32,
+) -> Vec<(Comb, Comb)> {
+    const KEEP: usize = 4;
+    let mut scored: Vec<(f32, Comb, Comb)> = Vec::new();
     let mut step = lo.max(2.0);
     while step <= hi {
-        let span = 8.0 * step;
-        let mut offset = 0.0f32;
-        while offset + span <= (n - 1) as f32 {
-            let at = |k: f32| wide[(offset + k * step).round() as usize];
-            let mut score = 0.5 * (at(0.0) + at(8.0));
-            for k in 1..8 {
-                score += at(k as f32);
+        for x in columns.best_offsets(step) {
+            for y in rows.best_offsets(step) {
+                let separation = plane.separation(&grid_of((x, y)));
+                scored.push((separation, x, y));
             }
-            for k in 0..8 {
-                score -= at(k as f32 + 0.5);
-            }
-            if score > 0.0 && (best.len() < KEEP || score > best[best.len() - 1].0) {
-                let alike = |b: &(f32, f32, f32)| {
-                    (b.1 - offset).abs() < b.2 / 4.0 && (b.2 - step).abs() < b.2 / 16.0
-                };
-                match best.iter().position(alike) {
-                    Some(i) if best[i].0 >= score => {}
-                    Some(i) => best[i] = (score, offset, step),
-                    None => best.push((score, offset, step)),
-                }
-                best.sort_by(|a, b| b.0.total_cmp(&a.0));
-                best.truncate(KEEP);
-            }
-            offset += 1.0;
         }
-        step += 0.25;
+        step += 0.5;
     }
-    best.into_iter()
-        .map(|(_, offset, step)| (offset + 1.0, step))
-        .collect()
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut kept: Vec<(Comb, Comb)> = Vec::with_capacity(KEEP);
+    for (separation, x, y) in scored {
+        if separation <= 0.0 || kept.len() == KEEP {
+            break;
+        }
+        if kept.iter().all(|(k, _)| (k.1 - x.1).abs() > 0.04 * k.1) {
+            kept.push((x, y));
+        }
+    }
+    kept
+}
+
+/// Sums of the grey plane and of its square over rectangles in constant time
+/// (summed-area tables, in `f64`: a megapixel's sum needs more than `f32`'s
+/// digits). The squares give each patch's texture: a book diagram's hatched
+/// dark squares have about the light squares' mean tone, but not their
+/// smoothness.
+pub struct Integral {
+    width: usize,
+    height: usize,
+    /// `sums[y * (width + 1) + x]`: (Σ v, Σ v²) over the pixels left of x and
+    /// above y.
+    sums: Vec<(f64, f64)>,
+}
+
+/// The two ways a square can look light or dark: its mean tone, and its
+/// texture (the spread of its pixels).
+const FEATURES: usize = 2;
+
+impl Integral {
+    pub fn new(plane: &Plane) -> Integral {
+        let stride = plane.width + 1;
+        let mut sums = vec![(0.0f64, 0.0f64); stride * (plane.height + 1)];
+        for y in 0..plane.height {
+            let mut row = (0.0f64, 0.0f64);
+            for x in 0..plane.width {
+                let v = plane.at(x, y) as f64;
+                row = (row.0 + v, row.1 + v * v);
+                let above = sums[y * stride + x + 1];
+                sums[(y + 1) * stride + x + 1] = (above.0 + row.0, above.1 + row.1);
+            }
+        }
+        Integral {
+            width: plane.width,
+            height: plane.height,
+            sums,
+        }
+    }
+
+    /// The mean and the standard deviation over the pixels x0..x1 × y0..y1
+    /// (at least one pixel, clamped to the picture).
+    fn patch(&self, x0: f32, y0: f32, x1: f32, y1: f32) -> [f64; FEATURES] {
+        let clamp = |v: f32, max: usize| (v.max(0.0) as usize).min(max - 1);
+        let (x0, y0) = (clamp(x0, self.width), clamp(y0, self.height));
+        let x1 = (x1.max(0.0) as usize).clamp(x0 + 1, self.width);
+        let y1 = (y1.max(0.0) as usize).clamp(y0 + 1, self.height);
+        let stride = self.width + 1;
+        let at = |x: usize, y: usize| self.sums[y * stride + x];
+        let (a, b, c, d) = (at(x1, y1), at(x0, y1), at(x1, y0), at(x0, y0));
+        let n = ((x1 - x0) * (y1 - y0)) as f64;
+        let mean = (a.0 - b.0 - c.0 + d.0) / n;
+        let square = (a.1 - b.1 - c.1 + d.1) / n;
+        [mean, (square - mean * mean).max(0.0).sqrt()]
+    }
+
+    /// Each square's tone and texture, measured in its four corners (where
+    /// pieces rarely reach); `None` for a grid outside the picture.
+    fn corners(&self, grid: &Grid) -> Option<[[f64; 64]; FEATURES]> {
+        let s = grid.square;
+        if grid.left < -0.5
+            || grid.top < -0.5
+            || grid.left + 8.0 * s > self.width as f32 + 0.5
+            || grid.top + 8.0 * s > self.height as f32 + 0.5
+        {
+            return None;
+        }
+        let patch = (0.14 * s).max(1.0);
+        let (near, far) = (0.08 * s, 0.92 * s - patch);
+        let mut values = [[0.0f64; 64]; FEATURES];
+        for i in 0..64 {
+            let (x0, y0) = (
+                grid.left + (i % 8) as f32 * s,
+                grid.top + (i / 8) as f32 * s,
+            );
+            for (dx, dy) in [(near, near), (far, near), (near, far), (far, far)] {
+                let (x, y) = (x0 + dx, y0 + dy);
+                let measured = self.patch(x, y, x + patch, y + patch);
+                for (feature, value) in values.iter_mut().zip(measured) {
+                    feature[i] += value / 4.0;
+                }
+            }
+        }
+        Some(values)
+    }
+
+    /// How cleanly a grid's squares split into two kinds in the checkerboard
+    /// pattern: the difference of the two kinds' means over their spread, in
+    /// tone or in texture, whichever splits better. 0 for a grid outside the
+    /// picture.
+    fn separation(&self, grid: &Grid) -> f32 {
+        let Some(values) = self.corners(grid) else {
+            return 0.0;
+        };
+        values
+            .iter()
+            .map(|feature| {
+                let mut sums = [0.0f64; 2];
+                let mut squares = [0.0f64; 2];
+                for (i, v) in feature.iter().enumerate() {
+                    let parity = (i / 8 + i % 8) % 2;
+                    sums[parity] += v;
+                    squares[parity] += v * v;
+                }
+                let means = [sums[0] / 32.0, sums[1] / 32.0];
+                let variance = (squares[0] / 32.0 - means[0] * means[0] + squares[1] / 32.0
+                    - means[1] * means[1])
+                    / 2.0;
+                ((means[0] - means[1]).abs() / (variance.max(0.0).sqrt() + 0.01)) as f32
+            })
+            .fold(0.0, f32::max)
+    }
+
+    /// How many of the grid's squares fit the alternation: on the side of
+    /// the threshold between the two kinds' medians that the checkerboard
+    /// says, in tone or in texture, whichever fits more. 0 for a grid outside
+    /// the picture or whose two kinds barely differ.
+    fn agreement(&self, grid: &Grid) -> usize {
+        let Some(values) = self.corners(grid) else {
+            return 0;
+        };
+        values
+            .iter()
+            .map(|feature| {
+                let median = |parity: usize| {
+                    let mut v: Vec<f64> = (0..64)
+                        .filter(|i| (i / 8 + i % 8) % 2 == parity)
+                        .map(|i| feature[i])
+                        .collect();
+                    v.sort_by(f64::total_cmp);
+                    v[v.len() / 2]
+                };
+                let (even, odd) = (median(0), median(1));
+                if (even - odd).abs() < 0.025 {
+                    return 0;
+                }
+                let threshold = (even + odd) / 2.0;
+                (0..64)
+                    .filter(|&i| {
+                        let is_even = (i / 8 + i % 8) % 2 == 0;
+                        (feature[i] > threshold) == (is_even == (even > threshold))
+                    })
+                    .count()
+            })
+            .max()
+            .unwrap_or(0)
+    }
 }
 
 /// Places each of the seven inner lines at its local gradient peak (parabolic
@@ -258,9 +534,35 @@ fn refine(profile: &[f32], (offset, step): (f32, f32)) -> (f32, f32) {
         .into_iter()
         .map(|(k, x, c)| (k, x, if c >= 0.3 * typical { 1.0 } else { 0.0 }))
         .collect();
+    let Some((first, fitted_step)) = fit_line(&points) else {
+        return (offset, step);
+    };
+    // A line far off the fit is a piece's edge or a frame: fitted again
+    // without it.
+    let tolerance = (step * 0.02).max(1.0);
+    let points: Vec<(f32, f32, f32)> = points
+        .into_iter()
+        .map(|(k, x, w)| {
+            let off = (x - first - fitted_step * k).abs() > tolerance;
+            (k, x, if off { 0.0 } else { w })
+        })
+        .collect();
+    let Some((first, fitted_step)) = fit_line(&points) else {
+        return (offset, step);
+    };
+    // A refit that moves far from the comb found a piece's edge, not a line.
+    if (fitted_step - step).abs() > step * 0.05 {
+        return (offset, step);
+    }
+    (first, fitted_step)
+}
+
+/// Least squares through weighted (line number, position, weight) points:
+/// the position of line 0 and the step; `None` with fewer than five lines.
+fn fit_line(points: &[(f32, f32, f32)]) -> Option<(f32, f32)> {
     let weight: f32 = points.iter().map(|p| p.2).sum();
     if weight < 5.0 {
-        return (offset, step);
+        return None;
     }
     let mean_k = points.iter().map(|p| p.0 * p.2).sum::<f32>() / weight;
     let mean_x = points.iter().map(|p| p.1 * p.2).sum::<f32>() / weight;
@@ -272,77 +574,113 @@ fn refine(profile: &[f32], (offset, step): (f32, f32)) -> (f32, f32) {
         .iter()
         .map(|p| p.2 * (p.0 - mean_k) * (p.0 - mean_k))
         .sum();
-    let fitted_step = covariance / variance;
-    // A refit that moves far from the comb found a piece's edge, not a line.
-    if variance <= 0.0 || (fitted_step - step).abs() > step * 0.05 {
-        return (offset, step);
+    if variance <= 0.0 {
+        return None;
     }
-    (mean_x - fitted_step * mean_k, fitted_step)
+    let fitted_step = covariance / variance;
+    Some((mean_x - fitted_step * mean_k, fitted_step))
 }
 
-/// How many of the grid's squares fit the light/dark alternation: their
-/// corner patches (where pieces rarely reach) fall on the side of a threshold
-/// the checkerboard pattern says. 0 for a grid outside the picture or with no
-/// light/dark difference.
-fn checkerboard_agreement(plane: &Plane, grid: &Grid) -> usize {
-    let right = grid.left + 8.0 * grid.square;
-    let bottom = grid.top + 8.0 * grid.square;
-    if grid.left < -0.5
-        || grid.top < -0.5
-        || right > plane.width as f32 + 0.5
-        || bottom > plane.height as f32 + 0.5
-    {
-        return 0;
-    }
-    let patch = (grid.square * 0.12).max(1.0);
-    let mut means = [0.0f32; 64];
-    for (i, mean) in means.iter_mut().enumerate() {
-        let (x0, y0) = (
-            grid.left + (i % 8) as f32 * grid.square,
-            grid.top + (i / 8) as f32 * grid.square,
-        );
-        let mut sum = 0.0;
-        let mut count = 0;
-        for (cx, cy) in [
-            (0.15, 0.15),
-            (0.85 - 0.12, 0.15),
-            (0.15, 0.85 - 0.12),
-            (0.85 - 0.12, 0.85 - 0.12),
-        ] {
-            let (px, py) = (x0 + cx * grid.square, y0 + cy * grid.square);
-            let mut y = py;
-            while y < py + patch {
-                let mut x = px;
-                while x < px + patch {
-                    let (xi, yi) = (x as usize, y as usize);
-                    if xi < plane.width && yi < plane.height {
-                        sum += plane.at(xi, yi);
-                        count += 1;
-                    }
-                    x += 1.0;
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A board at (left, top) with `square`-pixel squares on a plain page:
+    /// light squares `light`, dark ones drawn by `dark(x, y)` (a tone or a
+    /// hatching), a bold "piece" (a black disc) on a few squares.
+    fn board_plane(
+        size: (usize, usize),
+        (left, top, square): (f32, f32, f32),
+        light: f32,
+        dark: impl Fn(usize, usize) -> f32,
+    ) -> Plane {
+        let (width, height) = size;
+        let mut pixels = vec![0.97; width * height];
+        for y in 0..height {
+            for x in 0..width {
+                let (u, v) = (
+                    (x as f32 + 0.5 - left) / square,
+                    (y as f32 + 0.5 - top) / square,
+                );
+                if !(0.0..8.0).contains(&u) || !(0.0..8.0).contains(&v) {
+                    continue;
                 }
-                y += 1.0;
+                let (column, row) = (u as usize, v as usize);
+                let (du, dv) = (u.fract() - 0.5, v.fract() - 0.5);
+                pixels[y * width + x] = if (column + row) % 3 == 0 && du * du + dv * dv < 0.09 {
+                    0.05
+                } else if (column + row) % 2 == 0 {
+                    light
+                } else {
+                    dark(x, y)
+                };
             }
         }
-        *mean = if count > 0 { sum / count as f32 } else { 0.0 };
+        Plane {
+            width,
+            height,
+            pixels,
+        }
     }
-    let median = |parity: usize| {
-        let mut v: Vec<f32> = (0..64)
-            .filter(|i| (i / 8 + i % 8) % 2 == parity)
-            .map(|i| means[i])
+
+    fn assert_found(plane: &Plane, (left, top, square): (f32, f32, f32)) {
+        let grid = find(plane).expect("a board");
+        let error = [
+            grid.left - left,
+            grid.top - top,
+            grid.left + 8.0 * grid.square - left - 8.0 * square,
+            grid.top + 8.0 * grid.square - top - 8.0 * square,
+        ]
+        .into_iter()
+        .fold(0.0f32, |m, e| m.max(e.abs()));
+        assert!(
+            error <= 0.03 * square,
+            "found {grid:?}, expected left {left} top {top} square {square}"
+        );
+    }
+
+    #[test]
+    fn a_plain_board_is_found_to_a_fraction_of_a_pixel() {
+        let truth = (37.0, 21.0, 30.0);
+        assert_found(&board_plane((320, 290), truth, 0.85, |_, _| 0.45), truth);
+    }
+
+    #[test]
+    fn a_low_contrast_board_is_found() {
+        let truth = (12.0, 40.0, 23.0);
+        assert_found(&board_plane((230, 250), truth, 0.78, |_, _| 0.69), truth);
+    }
+
+    #[test]
+    fn hatched_dark_squares_are_found_by_their_texture() {
+        // Diagonal hatching whose mean tone is the light squares'.
+        let truth = (20.0, 15.0, 40.0);
+        let hatch = |x: usize, y: usize| if (x + y) % 5 < 1 { 0.2 } else { 0.95 };
+        assert_found(&board_plane((370, 360), truth, 0.8, hatch), truth);
+    }
+
+    #[test]
+    fn a_page_without_a_board_is_refused() {
+        // Rows of word-like blocks: lines at their own spacing, no squares.
+        let (width, height) = (300, 260);
+        let pixels = (0..width * height)
+            .map(|i| {
+                let (x, y) = (i % width, i / width);
+                let word = (x / 7 + y / 11 * 3) % 5 != 0;
+                if y % 11 < 7 && word { 0.1 } else { 0.95 }
+            })
             .collect();
-        v.sort_by(f32::total_cmp);
-        v[v.len() / 2]
-    };
-    let (light, dark) = (median(0), median(1));
-    if (light - dark).abs() < 0.03 {
-        return 0;
+        let plane = Plane {
+            width,
+            height,
+            pixels,
+        };
+        assert!(find(&plane).is_err());
+        let blank = Plane {
+            width,
+            height,
+            pixels: vec![0.5; width * height],
+        };
+        assert!(find(&blank).is_err());
     }
-    let threshold = (light + dark) / 2.0;
-    (0..64)
-        .filter(|i| {
-            let even = (i / 8 + i % 8) % 2 == 0;
-            (means[*i] > threshold) == (even == (light > threshold))
-        })
-        .count()
 }
