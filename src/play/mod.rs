@@ -5,7 +5,8 @@
 //! their thinking to one self-contained page ([`page`]) as server-sent
 //! events. In learning mode each of the player's moves gets a verdict
 //! (`crate::explain::game::verdict`); the five named levels ([`levels`])
-//! read the measured table of `crate::uci::strength`. docs/play.md is the
+//! read the measured table of `crate::uci::strength`; [`tools`] serves the
+//! maze and search-view pages with their controls. docs/play.md is the
 //! manual.
 
 pub mod engine;
@@ -13,6 +14,7 @@ pub mod game;
 pub mod levels;
 pub mod page;
 pub mod server;
+pub mod tools;
 
 use std::process::ExitCode;
 use std::sync::Arc;

@@ -16,6 +16,7 @@ use super::engine::{self, Slot};
 use super::game::{Game, Mode, Outcome, Refusal, white_win};
 use super::levels::{NAMED_LEVELS, Opponent};
 use super::page;
+use super::tools;
 use crate::eval::EvalChoice;
 use crate::explain::game::pgn;
 use crate::explain::game::verdict::{Budget, judge};
@@ -163,7 +164,8 @@ impl Server {
                 let state = slot.lock().state(id);
                 Ok(json_response(200, &state))
             }
-            (Method::Get, ["explain", view]) => explain_page(view, query),
+            (Method::Get, ["explain", view]) => tools::explain_page(view, query).map(html_response),
+            (Method::Get, ["maze"]) => tools::maze_page(query).map(html_response),
             (Method::Get, _) | (Method::Post, _) => Err(Refusal::NotFound(format!(
                 "no such page: /{}",
                 parts.join("/")
@@ -470,40 +472,6 @@ fn levels_json() -> Value {
 
 /// The explain views of a position, from the same server: `trace` (the
 /// search, iteration by iteration, and the evaluation) and `tree`.
-fn explain_page(view: &str, query: &str) -> Reply {
-    use clap::Parser;
-    #[derive(Parser)]
-    struct TraceCli {
-        #[command(flatten)]
-        args: crate::explain::trace::TraceArgs,
-    }
-    #[derive(Parser)]
-    struct TreeCli {
-        #[command(flatten)]
-        args: crate::explain::tree::TreeArgs,
-    }
-    let fen = query_value(query, "fen").unwrap_or_else(|| START_FEN.to_string());
-    Position::from_fen(&fen, false).map_err(|e| bad(format!("bad FEN: {e}")))?;
-    let html = match view {
-        "trace" => {
-            let cli =
-                TraceCli::try_parse_from(["trace", "--fen", &fen, "--depth", "10", "--html", "-"])
-                    .map_err(|e| bad(e.to_string()))?;
-            crate::explain::trace::document(&cli.args)
-                .map(|d| crate::explain::html::trace::page(&d))
-        }
-        "tree" => {
-            let cli =
-                TreeCli::try_parse_from(["tree", "--fen", &fen, "--depth", "3", "--html", "-"])
-                    .map_err(|e| bad(e.to_string()))?;
-            crate::explain::tree::document(&cli.args).map(|d| crate::explain::html::tree::page(&d))
-        }
-        other => return Err(Refusal::NotFound(format!("no explain view {other:?}"))),
-    }
-    .map_err(bad)?;
-    Ok(html_response(html))
-}
-
 /// The value of `key` in a query string, percent-decoded.
 pub fn query_value(query: &str, key: &str) -> Option<String> {
     query

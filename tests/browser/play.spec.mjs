@@ -176,6 +176,43 @@ print(node.san(), sorted(node.nags), node.comment)
   await page.waitForSelector("#result[open]", WAIT);
   check((await page.locator("#result-reason").textContent()) === "resignation", "the result dialog shows the resignation");
 
+  // ---- the algorithm pages: a maze chosen in the form, a wall toggled by a click ----
+  await page.goto(`${url}maze`);
+  await page.check("#maze-form input[name=bfs]");
+  await page.uncheck("#maze-form input[name=dfs]");
+  await page.uncheck("#maze-form input[name=dijkstra]");
+  await page.uncheck("#maze-form input[name=astar]");
+  await page.fill("#maze-form input[name=width]", "9");
+  await page.fill("#maze-form input[name=height]", "6");
+  await page.fill("#maze-form input[name=seed]", "7");
+  await Promise.all([page.waitForNavigation(WAIT), page.click("#maze-new")]);
+  check(new URL(page.url()).searchParams.get("text") === null, "a new maze is generated, not the old walls rerun");
+  check(await page.locator(".panel h2").allTextContents().then((t) => t.join() === "bfs"), "only the chosen algorithm runs");
+  const wallsBefore = await page.inputValue("#maze-text");
+  await page.click("#play");
+  await page.waitForFunction(() => document.documentElement.dataset.done === "1", null, WAIT);
+  check(/path \d+ moves/.test(await page.locator("#run-bfs .stats").textContent()), "the run plays to its path");
+  // Toggle the wall of an inner cell: the page reruns on the edited maze.
+  const box = await page.locator("#run-bfs svg").boundingBox();
+  const lines = wallsBefore.split("\n");
+  const [rows, cols] = [lines.length, lines[0].length];
+  let cell = null;
+  for (let r = 1; r < rows - 1 && !cell; r++)
+    for (let c = 1; c < cols - 1 && !cell; c++) if (lines[r][c] === "#") cell = [r, c];
+  await Promise.all([page.waitForNavigation(WAIT),
+    page.mouse.click(box.x + (cell[1] + 0.5) * box.width / cols, box.y + (cell[0] + 0.5) * box.height / rows)]);
+  const wallsAfter = (await page.inputValue("#maze-text")).split("\n");
+  check(wallsAfter[cell[0]][cell[1]] === ".", `a click opens the wall at row ${cell[0]}, column ${cell[1]}`);
+  if (shots) await page.screenshot({ path: join(shots, "play-maze.png") });
+
+  // ---- the search tree of a position typed in the form ----
+  await page.goto(`${url}explain/tree`);
+  await page.fill("#explain-fen", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+  await page.selectOption("#explain-depth", "2");
+  await Promise.all([page.waitForNavigation(WAIT), page.click("#explain-go")]);
+  check((await page.locator("header .sub").textContent()).includes("depth 2"), "the tree is searched to the depth chosen");
+  check(await page.locator("#trees .node").count() > 0, "the tree's nodes are drawn");
+
   check(errors.length === 0, "no console errors" + (errors.length ? ": " + errors.join(" | ") : ""));
   console.log("all browser checks passed");
 } finally {

@@ -198,10 +198,23 @@ fn bad_requests_get_a_4xx_and_leave_the_game_alone() {
     ] {
         assert_eq!(server.post("/api/new", &bad).0, 400, "{bad}");
     }
-    assert_eq!(
-        server.request("GET", "/explain/trace?fen=garbage", "").0,
-        400
-    );
+    for bad_page in [
+        "/explain/trace?fen=garbage",
+        "/explain/tree?depth=9",
+        "/explain/trace?depth=x",
+        "/explain/nothing",
+        "/maze?width=999",
+        "/maze?seed=-1",
+        "/maze?preset=nope",
+        "/maze?loops=2",
+        "/maze?text=%23%23%23",
+    ] {
+        let (status, body) = server.request("GET", bad_page, "");
+        assert!(
+            (400..500).contains(&status) && body.contains("\"error\""),
+            "{bad_page}: {status} {body}"
+        );
+    }
     assert_eq!(
         server
             .post(
@@ -477,5 +490,24 @@ fn the_page_is_self_contained() {
             page.contains("<svg") && page.contains("4P3"),
             "{view} page of the position"
         );
+        assert!(
+            page.contains("id=\"explain-form\""),
+            "{view} has its controls"
+        );
     }
+    // The maze page: the runs chosen, a maze drawn by hand rerun as given.
+    let (status, page) = server.request("GET", "/maze?width=6&height=4&seed=3&astar=on", "");
+    assert_eq!(status, 200);
+    assert!(page.contains("id=\"maze-form\"") && page.contains("\"algo\":\"astar\""));
+    assert!(
+        !page.contains("\"algo\":\"bfs\""),
+        "only the runs asked for"
+    );
+    let drawn = "%23%23%23%23%23%0A%23S..%23%0A%23%23%23.%23%0A%23G..%23%0A%23%23%23%23%23";
+    let (status, page) = server.request("GET", &format!("/maze?text={drawn}&bfs=on"), "");
+    assert_eq!(status, 200, "{page}");
+    assert!(
+        page.contains("drawn by hand") && page.contains("\"length\":6"),
+        "{page}"
+    );
 }

@@ -106,3 +106,29 @@ show(0);
 if (location.hash.indexOf('autoplay') >= 0) {
   play(function () { return Math.max(1, Math.ceil(last / 60)); });
 }
+// Served by `tarpon play` the page has a form with the maze's text: a click
+// on an inner cell of any run toggles its wall and reruns on the edited maze.
+var mazeForm = document.getElementById('maze-form');
+if (mazeForm) {
+  runs.forEach(function (run) {
+    var svg = run.panel.querySelector('svg');
+    svg.style.cursor = 'crosshair';
+    svg.addEventListener('click', function (e) {
+      var box = svg.getBoundingClientRect();
+      var c = Math.floor((e.clientX - box.left) / box.width * cols);
+      var r = Math.floor((e.clientY - box.top) / box.height * rows);
+      if (r <= 0 || c <= 0 || r >= rows - 1 || c >= cols - 1) return;
+      var ch = lines[r].charAt(c);
+      if (ch === 'S' || ch === 'G') return;
+      lines[r] = lines[r].substring(0, c) + (ch === '#' ? '.' : '#') + lines[r].substring(c + 1);
+      document.getElementById('maze-text').value = lines.join('\n');
+      mazeForm.submit();
+    });
+  });
+}
+if (mazeForm) {
+  // "new maze" generates from the settings; only "run on these walls" sends the text.
+  mazeForm.addEventListener('submit', function (e) {
+    if (e.submitter && e.submitter.id === 'maze-new') document.getElementById('maze-text').disabled = true;
+  });
+}

@@ -53,7 +53,7 @@ impl Page<'_> {
         format!(
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
              <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-             <title>{title}</title>\n<style>\n{STYLE}{style}</style>\n</head>\n<body>\n\
+             <link rel=\"icon\" href=\"data:,\">\n<title>{title}</title>\n<style>\n{STYLE}{style}</style>\n</head>\n<body>\n\
              <header><h1>{title}</h1><p class=\"sub\">{subtitle}</p></header>\n<main>\n{body}</main>\n\
              <footer>tarpon explain</footer>\n\
              <script>{ERROR_HOOK}</script>\n\

@@ -66,6 +66,10 @@ pub struct MazeArgs {
     /// (`-`: stdout).
     #[arg(long, value_name = "FILE", conflicts_with = "json")]
     pub html: Option<std::path::PathBuf>,
+    /// A maze drawn as text, given directly (the play server's maze page,
+    /// where the walls are edited by clicking); not a command-line flag.
+    #[arg(skip)]
+    pub text: Option<String>,
 }
 
 /// Where the maze came from, for the header line.
@@ -76,7 +80,12 @@ pub struct Source {
 }
 
 fn build(args: &MazeArgs) -> Result<Source, MazeError> {
-    let mut source = if let Some(name) = &args.preset {
+    let mut source = if let Some(text) = &args.text {
+        Source {
+            label: "drawn by hand".into(),
+            grid: Grid::parse(text)?,
+        }
+    } else if let Some(name) = &args.preset {
         presets::build(name)?
     } else if let Some(path) = &args.file {
         let text = std::fs::read_to_string(path)
@@ -142,6 +151,11 @@ fn solved(args: &MazeArgs) -> Result<(Source, Vec<solve::Solution>), String> {
 pub fn document(args: &MazeArgs) -> Result<Json, String> {
     let (source, solutions) = solved(args)?;
     Ok(render::json(&source, &solutions, true))
+}
+
+/// The named benchmark mazes (`--preset`).
+pub fn preset_names() -> Vec<&'static str> {
+    presets::names().collect()
 }
 
 /// The text `explain maze` prints, or why it cannot.

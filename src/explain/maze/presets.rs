@@ -158,6 +158,11 @@ pub fn build(name: &str) -> Result<Source, MazeError> {
     })
 }
 
+/// The presets' names, in listing order.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    PRESETS.iter().map(|p| p.name)
+}
+
 pub fn listing() -> String {
     PRESETS
         .iter()
