@@ -80,7 +80,20 @@ pub fn start_reply(slot: &Arc<Slot>, game: &mut Game) {
     };
     match game.opponent.level {
         Some(level) => level.restrict(&mut limits, &mut config),
-        None => limits.movetime_ms = Some(FULL_STRENGTH_MOVETIME_MS),
+        None if game.clock.is_none() => limits.movetime_ms = Some(FULL_STRENGTH_MOVETIME_MS),
+        None => {}
+    }
+    let mut min_think = Duration::from_millis(game.opponent.min_think_ms);
+    if let Some(clock) = &game.clock {
+        // A timed game: the search manages the engine's time as `go wtime
+        // btime winc binc` would, and a person-like pause never takes more
+        // than a thirtieth of what is left.
+        let now = Instant::now();
+        let [wtime, btime, winc, binc] = clock.go_times(now);
+        (limits.wtime_ms, limits.btime_ms) = (Some(wtime), Some(btime));
+        (limits.winc_ms, limits.binc_ms) = (Some(winc), Some(binc));
+        let left = clock.left(game.position.turn(), now).max(0) as u64;
+        min_think = min_think.min(Duration::from_millis(left / 30));
     }
     let control = Arc::new(SearchControl::new());
     let job = SearchJob {
@@ -104,7 +117,7 @@ pub fn start_reply(slot: &Arc<Slot>, game: &mut Game) {
         generation: game.generation,
         position: game.position.clone(),
         started: Instant::now(),
-        min_think: Duration::from_millis(game.opponent.min_think_ms),
+        min_think,
         pending: Vec::new(),
     };
     slot.changed.notify_all();
@@ -142,6 +155,11 @@ impl ReplySink {
                 .and_then(|m| self.position.parse_uci(m).ok());
             let mut game = self.slot.lock();
             if game.generation != self.generation {
+                return;
+            }
+            if game.check_time() {
+                // The engine's own time ran out while it thought.
+                self.slot.changed.notify_all();
                 return;
             }
             game.busy = false;

@@ -3,9 +3,12 @@
 //! and no HTTP here: the server locks a game, calls these methods and sends
 //! back [`Game::state`].
 
-use serde_json::{Value, json};
-use shakmaty::{Color, Move};
+use std::time::Instant;
 
+use serde_json::{Value, json};
+use shakmaty::{Color, Move, Position as _};
+
+use super::clock::Clock;
 use super::levels::Opponent;
 use crate::explain::game::heat;
 use crate::explain::game::verdict::{Verdict, game_accuracy, win_percent};
@@ -97,6 +100,8 @@ pub struct Game {
     pub hints_used: u32,
     /// White's Win% at the start, once a search gave one.
     pub start_white_win: Option<f64>,
+    /// The chess clock of a timed game.
+    pub clock: Option<Clock>,
 }
 
 impl Game {
@@ -124,6 +129,7 @@ impl Game {
             hint: Hint::default(),
             hints_used: 0,
             start_white_win: None,
+            clock: None,
         };
         for mv in prefix {
             game.push(mv, None, None);
@@ -170,9 +176,44 @@ impl Game {
         Ok(())
     }
 
+    /// Times the game: the side to move's time starts now.
+    pub fn set_clock(&mut self, mut clock: Clock) {
+        if self.end.is_none() {
+            clock.start(self.position.turn(), Instant::now());
+        }
+        self.clock = Some(clock);
+        self.version += 1;
+    }
+
+    /// Ends the game if the side to move's time has run out: a loss, or a
+    /// draw when the other side has no mating material left. True if it
+    /// ended now. The server calls it whenever it touches the game.
+    pub fn check_time(&mut self) -> bool {
+        let now = Instant::now();
+        let Some(flagged) = self.clock.as_ref().and_then(|c| c.flagged(now)) else {
+            return false;
+        };
+        if self.end.is_some() {
+            return false;
+        }
+        let (result, reason) = if self
+            .position
+            .to_chess()
+            .has_insufficient_material(flagged.other())
+        {
+            ("1/2-1/2", "timeout vs insufficient material")
+        } else if flagged == Color::White {
+            ("0-1", "time forfeit")
+        } else {
+            ("1-0", "time forfeit")
+        };
+        self.finish(GameEnd { result, reason }).is_ok()
+    }
+
     /// Plays `mv` (legal, checked by the caller) and ends the game if a rule says so.
     pub fn push(&mut self, mv: Move, verdict: Option<Verdict>, white_win: Option<f64>) {
         debug_assert!(self.position.legal_moves().contains(&mv));
+        let mover = self.position.turn();
         self.position.make(mv);
         self.position.forget_undo();
         self.moves.push(PlayedMove {
@@ -181,6 +222,13 @@ impl Game {
             white_win,
         });
         self.end = self.end_by_rule();
+        if let Some(clock) = &mut self.clock {
+            let now = Instant::now();
+            clock.press(mover, now);
+            if self.end.is_some() {
+                clock.stop(now);
+            }
+        }
         self.hint = Hint::default();
         self.version += 1;
     }
@@ -216,6 +264,9 @@ impl Game {
             return Err(Refusal::Conflict("the game is over".into()));
         }
         self.end = Some(end);
+        if let Some(clock) = &mut self.clock {
+            clock.stop(Instant::now());
+        }
         self.generation += 1;
         self.busy = false;
         self.thinking = None;
@@ -443,6 +494,7 @@ impl Game {
             "player": color_name(self.player),
             "opponent": { "name": self.opponent.name, "elo": self.opponent.elo() },
             "undo_allowed": self.undo_allowed,
+            "clock": self.clock.as_ref().map(|c| c.to_json(Instant::now())),
             "start_fen": fens[0],
             "fens": fens,
             "fen": pos.fen(),

@@ -3,12 +3,13 @@
 //! A small blocking HTTP server ([`server`]) holds every game ([`game`]) by
 //! id, runs the engine's replies as UCI `go` jobs ([`engine`]) and streams
 //! their thinking to one self-contained page ([`page`]) as server-sent
-//! events. In learning mode each of the player's moves gets a verdict
+//! events; a competitive game may be timed ([`clock`]). In learning mode each of the player's moves gets a verdict
 //! (`crate::explain::game::verdict`); the five named levels ([`levels`])
 //! read the measured table of `crate::uci::strength`; [`tools`] serves the
 //! maze and search-view pages with their controls. docs/play.md is the
 //! manual.
 
+pub mod clock;
 pub mod engine;
 pub mod game;
 pub mod levels;

@@ -223,8 +223,40 @@ function show(next) {
   if (state && next.id === state.id && next.version < state.version) return;
   if (!state || next.id !== state.id || next.fens.length !== state.fens.length) viewing = null;
   state = next;
+  clockSeen = performance.now();
   render();
+  drawClocks();
 }
+
+// ---- clocks: the server's times, counted down here between states ----
+let clockSeen = 0, flagAsked = false;
+function clockText(ms) {
+  const tenths = Math.max(0, Math.ceil(ms / 100));
+  const s = Math.floor(tenths / 10), m = Math.floor(s / 60);
+  return ms < 10000 ? `${m}:${String(s % 60).padStart(2, "0")}.${tenths % 10}` : `${m}:${String(s % 60).padStart(2, "0")}`;
+}
+function drawClocks() {
+  const c = state && state.clock;
+  $("clocks").hidden = !c;
+  if (!c) return;
+  const opponent = state.player === "white" ? "black" : "white";
+  let outOfTime = false;
+  for (const [side, el, who] of [[state.player, "clock-player", "You"], [opponent, "clock-opponent", state.opponent.name]]) {
+    const running = c.running === side;
+    const left = c[side + "_ms"] - (running ? performance.now() - clockSeen : 0);
+    if (running && left <= 0) outOfTime = true;
+    $(el).textContent = `${who} ${clockText(left)}`;
+    $(el).classList.toggle("running", running);
+    $(el).classList.toggle("low", left < 10000);
+  }
+  document.body.dataset.clockPlayer = $("clock-player").textContent;
+  // Out of time here: the server decides (it holds the clocks), asked once.
+  if (outOfTime && !flagAsked) {
+    flagAsked = true;
+    api("GET", `/api/game/${state.id}`).then(show).catch((e) => say(e.message)).finally(() => { flagAsked = false; });
+  }
+}
+setInterval(drawClocks, 100);
 
 // ---- moving ----
 function legalTargets(from) {
@@ -314,6 +346,7 @@ async function newGame(event) {
   const level = $("level").value;
   const start = $("start").value.trim();
   const body = { mode: $("mode").value, color: $("color").value, undo: $("undo-allowed").checked };
+  if (body.mode === "competitive" && $("clock").value) body.clock = $("clock").value;
   if (level === "elo") body.elo = Number($("elo").value); else body.level = level;
   if (start) { if (/^\s*\[|\d\.\s*\S/.test(start) && !/\//.test(start.split(" ")[0])) body.pgn = start; else body.fen = start; }
   try {

@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use shakmaty::Color;
 use tiny_http::{Header, Method, Request, Response};
 
+use super::clock::Clock;
 use super::engine::{self, Slot};
 use super::game::{Game, Mode, Outcome, Refusal, white_win};
 use super::levels::{NAMED_LEVELS, Opponent};
@@ -137,7 +138,13 @@ impl Server {
             (Method::Get, ["api", "puzzles"]) => Ok(json_response(200, &self.puzzles())),
             (Method::Get, ["api", "game", id]) => {
                 let slot = self.slot(id)?;
-                let state = slot.lock().state(id);
+                let state = {
+                    let mut game = slot.lock();
+                    if game.check_time() {
+                        slot.changed.notify_all();
+                    }
+                    game.state(id)
+                };
                 Ok(json_response(200, &state))
             }
             (Method::Get, ["api", "game", id, "pgn"]) => {
@@ -210,6 +217,12 @@ impl Server {
             let allowed = undo.as_bool().ok_or_else(|| bad("undo: true or false"))?;
             game.undo_allowed = allowed && mode == Mode::Learning;
         }
+        if let Some(clock) = str_field(args, "clock")?.filter(|c| !c.is_empty()) {
+            if mode == Mode::Learning {
+                return Err(bad("clocks are for competitive games"));
+            }
+            game.set_clock(Clock::parse(clock).map_err(bad)?);
+        }
         let id = format!(
             "{:016x}",
             self.ids
@@ -235,6 +248,10 @@ impl Server {
     }
 
     fn act(&self, slot: &Arc<Slot>, action: &str, args: &Value) -> Outcome<()> {
+        if slot.lock().check_time() {
+            slot.stop_search();
+            slot.changed.notify_all();
+        }
         let learning = || {
             if slot.lock().mode == Mode::Learning {
                 Ok(())
@@ -558,6 +575,7 @@ fn stream_events(request: Request, slot: &Arc<Slot>, id: &str) {
     loop {
         let event = {
             let mut game = slot.lock();
+            game.check_time();
             if seen == Some(game.version) {
                 let (guard, timeout) = slot
                     .changed

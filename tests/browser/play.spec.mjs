@@ -59,10 +59,11 @@ async function click(page, from, to) {
 async function settled(page, ply) {
   await page.waitForFunction((p) => document.body.dataset.ply === String(p) && document.body.dataset.busy === "false", ply, WAIT);
 }
-async function newGame(page, { mode, color = "white", level = "Beginner", start = "" }) {
+async function newGame(page, { mode, color = "white", level = "Beginner", start = "", clock = "" }) {
   const before = await data(page, "version");
   const oldHash = await page.evaluate(() => location.hash);
   await page.selectOption("#mode", mode);
+  await page.selectOption("#clock", clock);
   await page.selectOption("#color", color);
   await page.selectOption("#level", level);
   await page.evaluate((s) => { document.getElementById("start").value = s; }, start);
@@ -175,6 +176,23 @@ print(node.san(), sorted(node.nags), node.comment)
   await page.click("#resign");
   await page.waitForSelector("#result[open]", WAIT);
   check((await page.locator("#result-reason").textContent()) === "resignation", "the result dialog shows the resignation");
+
+  // ---- a timed competitive game: the clocks show and run ----
+  await page.keyboard.press("Escape");
+  await page.waitForSelector("#result:not([open])", { state: "hidden", timeout: 60000 });
+  await newGame(page, { mode: "competitive", clock: "1+0" });
+  check(await page.locator("#clocks").isVisible(), "a timed game shows the clocks");
+  const clockBefore = await data(page, "clockPlayer");
+  await page.waitForFunction((c) => document.body.dataset.clockPlayer !== c, clockBefore, WAIT);
+  check(/^You 0:5\d$/.test(await data(page, "clockPlayer")), `the player's clock runs down (${await data(page, "clockPlayer")})`);
+  await drag(page, "d2", "d4");
+  await settled(page, 2);
+  const engineClock = await page.locator("#clock-opponent").textContent();
+  check(/^Beginner (0:5\d|1:00)$/.test(engineClock), `the engine's clock is shown beside it (${engineClock})`);
+  if (shots) await page.screenshot({ path: join(shots, "play-clock.png") });
+  await page.click("#resign");
+  await page.waitForSelector("#result[open]", WAIT);
+  await page.keyboard.press("Escape");
 
   // ---- the algorithm pages: a maze chosen in the form, a wall toggled by a click ----
   await page.goto(`${url}maze`);

@@ -229,6 +229,61 @@ fn bad_requests_get_a_4xx_and_leave_the_game_alone() {
 }
 
 #[test]
+fn a_timed_game_charges_the_mover_and_ends_on_time() {
+    let server = Server::start(&[]);
+    for bad in [
+        json!({ "mode": "learning", "clock": "5+3" }),
+        json!({ "mode": "competitive", "clock": "five" }),
+        json!({ "mode": "competitive", "clock": "0+0" }),
+        json!({ "mode": "competitive", "clock": 5 }),
+    ] {
+        assert_eq!(server.post("/api/new", &bad).0, 400, "{bad}");
+    }
+    // Three seconds and no increment: the player's clock runs from the start.
+    let id =
+        server.new_game(json!({ "mode": "competitive", "level": "Beginner", "clock": "0.05+0" }));
+    let state = server.state(&id);
+    assert_eq!(state["clock"]["running"], "white");
+    assert!(state["clock"]["white_ms"].as_i64().unwrap() <= 3000);
+    assert_eq!(state["clock"]["black_ms"], 3000);
+    let (status, _) = server.post(&format!("/api/game/{id}/move"), &json!({ "move": "e2e4" }));
+    assert_eq!(status, 200);
+    let state = server.settled(&id);
+    assert_eq!(
+        state["moves"].as_array().unwrap().len(),
+        2,
+        "the engine replied"
+    );
+    // The engine's pause is cut to a thirtieth of its time: it spent little.
+    let black_ms = state["clock"]["black_ms"].as_i64().unwrap();
+    assert!((2000..3000).contains(&black_ms), "black has {black_ms} ms");
+    assert_eq!(state["clock"]["running"], "white");
+    // The player does not move: White loses on time, and a late move is refused.
+    std::thread::sleep(Duration::from_millis(3100));
+    let state = server.state(&id);
+    assert_eq!(state["result"]["reason"], "time forfeit", "{state}");
+    assert_eq!(state["result"]["result"], "0-1");
+    assert_eq!(state["clock"]["white_ms"], 0);
+    assert_eq!(state["clock"]["running"], Value::Null);
+    let (status, _) = server.post(&format!("/api/game/{id}/move"), &json!({ "move": "d2d4" }));
+    assert_eq!(status, 409);
+    // A flag is a loss when the other side can still mate (Black's lone
+    // king flags against king and rook), a draw when it cannot (White flags
+    // against the lone king).
+    for (color, to_move, reason) in [
+        ("black", "b", "time forfeit"),
+        ("white", "w", "timeout vs insufficient material"),
+    ] {
+        let fen = format!("4k3/8/8/8/8/8/8/4K2R {to_move} K - 0 1");
+        let game = server.new_game(
+            json!({ "mode": "competitive", "color": color, "clock": "0.02+0", "fen": fen }),
+        );
+        std::thread::sleep(Duration::from_millis(1300));
+        assert_eq!(server.state(&game)["result"]["reason"], reason, "{color}");
+    }
+}
+
+#[test]
 fn a_finished_game_refuses_moves_and_keeps_its_result() {
     let server = Server::start(&[]);
     let id = server.new_game(json!({ "mode": "competitive", "level": "Beginner" }));
