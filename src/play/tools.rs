@@ -189,43 +189,22 @@ pub fn explain_page(view: &str, query: &str) -> Result<String, Refusal> {
         .unwrap_or_else(|| START_FEN.to_string());
     let fen = fen.trim().to_string();
     Position::from_fen(&fen, false).map_err(|e| bad(format!("bad FEN: {e}")))?;
-    let (html, depth, max_depth) = match view {
-        "trace" => {
-            let depth = number(query, "depth", 10u32, 1..=MAX_TRACE_DEPTH)?;
-            let cli = TraceCli::try_parse_from([
-                "trace",
-                "--fen",
-                &fen,
-                "--depth",
-                &depth.to_string(),
-                "--html",
-                "-",
-            ])
-            .map_err(|e| bad(e.to_string()))?;
-            let html = crate::explain::trace::document(&cli.args)
-                .map(|d| crate::explain::html::trace::page(&d))
-                .map_err(bad)?;
-            (html, depth, MAX_TRACE_DEPTH)
-        }
-        "tree" => {
-            let depth = number(query, "depth", 3u32, 1..=MAX_TREE_DEPTH)?;
-            let cli = TreeCli::try_parse_from([
-                "tree",
-                "--fen",
-                &fen,
-                "--depth",
-                &depth.to_string(),
-                "--html",
-                "-",
-            ])
-            .map_err(|e| bad(e.to_string()))?;
-            let html = crate::explain::tree::document(&cli.args)
-                .map(|d| crate::explain::html::tree::page(&d))
-                .map_err(bad)?;
-            (html, depth, MAX_TREE_DEPTH)
-        }
+    let (default_depth, max_depth) = match view {
+        "trace" => (10, MAX_TRACE_DEPTH),
+        "tree" => (3, MAX_TREE_DEPTH),
         other => return Err(Refusal::NotFound(format!("no explain view {other:?}"))),
     };
+    let depth = number(query, "depth", default_depth, 1..=max_depth)?;
+    let depth_text = depth.to_string();
+    let argv = [view, "--fen", &fen, "--depth", &depth_text, "--html", "-"];
+    let html = if view == "trace" {
+        let cli = TraceCli::try_parse_from(argv).map_err(|e| bad(e.to_string()))?;
+        crate::explain::trace::document(&cli.args).map(|d| crate::explain::html::trace::page(&d))
+    } else {
+        let cli = TreeCli::try_parse_from(argv).map_err(|e| bad(e.to_string()))?;
+        crate::explain::tree::document(&cli.args).map(|d| crate::explain::html::tree::page(&d))
+    }
+    .map_err(bad)?;
     let depths: String = (1..=max_depth)
         .map(|d| {
             format!(
