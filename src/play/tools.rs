@@ -7,7 +7,6 @@
 use clap::Parser;
 
 use super::game::Refusal;
-use super::server::query_value;
 use crate::explain::html::page::escape;
 use crate::explain::maze::MazeArgs;
 use crate::explain::trace::TraceArgs;
@@ -229,6 +228,42 @@ pub fn explain_page(view: &str, query: &str) -> Result<String, Refusal> {
         },
     );
     Ok(with_controls(html, &controls))
+}
+
+/// The value of `key` in a query string, percent-decoded.
+pub fn query_value(query: &str, key: &str) -> Option<String> {
+    query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(k, _)| *k == key)
+        .map(|(_, v)| percent_decode(v))
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let hex = |b: u8| (b as char).to_digit(16);
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let escaped = (bytes[i] == b'%')
+            .then(|| Some(hex(*bytes.get(i + 1)?)? * 16 + hex(*bytes.get(i + 2)?)?))
+            .flatten();
+        match (bytes[i], escaped) {
+            (_, Some(byte)) => {
+                out.push(byte as u8);
+                i += 3;
+            }
+            (b'+', None) => {
+                out.push(b' ');
+                i += 1;
+            }
+            (b, None) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// A query value made safe for a link.
