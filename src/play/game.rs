@@ -40,7 +40,8 @@ pub enum Refusal {
 
 pub type Outcome<T> = Result<T, Refusal>;
 
-fn bad(text: impl Into<String>) -> Refusal {
+/// A 400 with its reason: the refusal every request module makes most.
+pub(super) fn bad(text: impl Into<String>) -> Refusal {
     Refusal::BadRequest(text.into())
 }
 

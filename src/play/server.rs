@@ -14,7 +14,7 @@ use tiny_http::{Header, Method, Request, Response};
 
 use super::clock::Clock;
 use super::engine::{self, Slot};
-use super::game::{Game, Mode, Outcome, Refusal, white_win};
+use super::game::{Game, Mode, Outcome, Refusal, bad, white_win};
 use super::levels::{NAMED_LEVELS, Opponent};
 use super::page;
 use super::tools;
@@ -485,10 +485,6 @@ fn levels_json() -> Value {
         })
         .collect();
     json!({ "levels": levels })
-}
-
-fn bad(text: impl Into<String>) -> Refusal {
-    Refusal::BadRequest(text.into())
 }
 
 fn parse_json(body: &str) -> Outcome<Value> {

@@ -6,7 +6,7 @@
 
 use clap::Parser;
 
-use super::game::Refusal;
+use super::game::{Refusal, bad};
 use crate::explain::html::page::escape;
 use crate::explain::maze::MazeArgs;
 use crate::explain::trace::TraceArgs;
@@ -38,10 +38,6 @@ struct TraceCli {
 struct TreeCli {
     #[command(flatten)]
     args: TreeArgs,
-}
-
-fn bad(text: impl Into<String>) -> Refusal {
-    Refusal::BadRequest(text.into())
 }
 
 /// A whole-number parameter within `range`, or `default` when absent.

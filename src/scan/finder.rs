@@ -356,7 +356,7 @@ fn square_combs(
 /// digits). The squares give each patch's texture: a book diagram's hatched
 /// dark squares have about the light squares' mean tone, but not their
 /// smoothness.
-pub struct Integral {
+struct Integral {
     width: usize,
     height: usize,
     /// `sums[y * (width + 1) + x]`: (Σ v, Σ v²) over the pixels left of x and
@@ -364,12 +364,18 @@ pub struct Integral {
     sums: Vec<(f64, f64)>,
 }
 
+/// Which of the checkerboard's two colours displayed square `i` (row-major
+/// from the top left) has: 0 for the top-left square's, 1 for the other.
+fn colour_of(i: usize) -> usize {
+    (i / 8 + i % 8) % 2
+}
+
 /// The two ways a square can look light or dark: its mean tone, and its
 /// texture (the spread of its pixels).
 const FEATURES: usize = 2;
 
 impl Integral {
-    pub fn new(plane: &Plane) -> Integral {
+    fn new(plane: &Plane) -> Integral {
         let stride = plane.width + 1;
         let mut sums = vec![(0.0f64, 0.0f64); stride * (plane.height + 1)];
         for y in 0..plane.height {
@@ -448,7 +454,7 @@ impl Integral {
                 let mut sums = [0.0f64; 2];
                 let mut squares = [0.0f64; 2];
                 for (i, v) in feature.iter().enumerate() {
-                    let parity = (i / 8 + i % 8) % 2;
+                    let parity = colour_of(i);
                     sums[parity] += v;
                     squares[parity] += v * v;
                 }
@@ -474,7 +480,7 @@ impl Integral {
             .map(|feature| {
                 let median = |parity: usize| {
                     let mut v: Vec<f64> = (0..64)
-                        .filter(|i| (i / 8 + i % 8) % 2 == parity)
+                        .filter(|&i| colour_of(i) == parity)
                         .map(|i| feature[i])
                         .collect();
                     v.sort_by(f64::total_cmp);
@@ -487,7 +493,7 @@ impl Integral {
                 let threshold = (even + odd) / 2.0;
                 (0..64)
                     .filter(|&i| {
-                        let is_even = (i / 8 + i % 8) % 2 == 0;
+                        let is_even = colour_of(i) == 0;
                         (feature[i] > threshold) == (is_even == (even > threshold))
                     })
                     .count()
