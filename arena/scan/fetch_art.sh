@@ -4,7 +4,8 @@
 #   OUT/<set>/<piece>.png with <piece> one of P N B R Q K p n b r q k.
 # Usage: arena/scan/fetch_art.sh OUT
 # Needs: pip, apt-get download, dpkg-deb, gresource (libglib2.0-bin),
-# rsvg-convert (librsvg2-bin). Sources and licences: docs/scan.md.
+# rsvg-convert (librsvg2-bin), python3, base64, zcat. Sources and licences:
+# docs/scan.md.
 set -euo pipefail
 out=${1:?usage: fetch_art.sh OUT}
 mkdir -p "$out"
@@ -16,6 +17,11 @@ cd "$work"
 size=128
 raster() { # raster SVG PNG
     rsvg-convert -w $size -h $size -a "$1" -o "$2"
+}
+raster_png() { # raster_png PNG SIDE OUTPNG: rescales a square PNG of SIDE px through an SVG wrapper
+    printf '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="%s" height="%s"><image width="%s" height="%s" xlink:href="data:image/png;base64,%s"/></svg>' \
+        "$2" "$2" "$2" "$2" "$(base64 -w0 "$1")" > png.svg
+    raster png.svg "$3"
 }
 names="P:Pawn N:Knight B:Bishop R:Rook Q:Queen K:King"
 
@@ -42,16 +48,18 @@ for pair in $names; do
     raster "xb/usr/share/games/xboard/themes/default/Black$word.svg" "$out/xboard/${letter,,}.png"
 done
 
-# gnome-chess "fancy" (GPL-2+), from the binary's GResource.
+# gnome-chess "fancy" (GPL-2+) and "simple" (W3C licence), from the binary's GResource.
 apt-get download gnome-chess >/dev/null 2>&1
 dpkg-deb -x gnome-chess_*.deb gc
-mkdir -p "$out/gnome-fancy"
-for pair in $names; do
-    letter=${pair%%:*}; word=${pair#*:}
-    gresource extract gc/usr/games/gnome-chess "/org/gnome/Chess/pieces/fancy/white$word.svg" > w.svg
-    gresource extract gc/usr/games/gnome-chess "/org/gnome/Chess/pieces/fancy/black$word.svg" > b.svg
-    raster w.svg "$out/gnome-fancy/$letter.png"
-    raster b.svg "$out/gnome-fancy/${letter,,}.png"
+for theme in fancy simple; do
+    mkdir -p "$out/gnome-$theme"
+    for pair in $names; do
+        letter=${pair%%:*}; word=${pair#*:}
+        gresource extract gc/usr/games/gnome-chess "/org/gnome/Chess/pieces/$theme/white$word.svg" > w.svg
+        gresource extract gc/usr/games/gnome-chess "/org/gnome/Chess/pieces/$theme/black$word.svg" > b.svg
+        raster w.svg "$out/gnome-$theme/$letter.png"
+        raster b.svg "$out/gnome-$theme/${letter,,}.png"
+    done
 done
 
 # pychess-data 0.1.0: merida (GPLv2+), firi and kaneo (CC BY 4.0) only.
@@ -72,12 +80,67 @@ for letter in P N B R Q K; do
     raster "$pieces/firi/b$lower.svg" "$out/firi/$lower.png"
 done
 
-# DejaVu Sans chess glyphs (Bitstream Vera licence), drawn as text.
-mkdir -p "$out/dejavu"
-glyph() { # glyph CODEPOINT PNG
-    printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text x="50" y="84" font-family="DejaVu Sans" font-size="92" text-anchor="middle">&#x%s;</text></svg>' "$1" > g.svg
-    raster g.svg "$2"
+# Knights (KDE) "knights" theme by Troy Corbin (GPL-2/3+): 144-px PNGs embedded in an SVGZ.
+apt-get download knights >/dev/null 2>&1
+dpkg-deb -x knights_*.deb kn
+zcat kn/usr/share/knights/themes/knights.svgz | python3 -c '
+import base64, re, sys
+for m in re.finditer(r"<image\s+xlink:href=\"data:image/png;base64,([^\"]+)\"(.*?)/>", sys.stdin.read(), re.S):
+    name = re.search(r"id=\"(\w+)\"", m.group(2)).group(1)
+    open(f"kn/{name}.png", "wb").write(base64.b64decode(m.group(1)))
+'
+mkdir -p "$out/knights"
+for pair in $names; do
+    letter=${pair%%:*}; word=${pair#*:}
+    raster_png "kn/White$word.png" 144 "$out/knights/$letter.png"
+    raster_png "kn/Black$word.png" 144 "$out/knights/${letter,,}.png"
+done
+
+# DreamChess "sketch" (GPL-3+): 256-px hand-drawn PNGs.
+apt-get download dreamchess-data >/dev/null 2>&1
+dpkg-deb -x dreamchess-data_*.deb dc
+mkdir -p "$out/dreamchess-sketch"
+for pair in $names; do
+    letter=${pair%%:*}; word=${pair#*:}
+    raster_png "dc/usr/share/games/dreamchess/pieces/sketch/${word,,}_w.png" 256 "$out/dreamchess-sketch/$letter.png"
+    raster_png "dc/usr/share/games/dreamchess/pieces/sketch/${word,,}_b.png" 256 "$out/dreamchess-sketch/${letter,,}.png"
+done
+
+# PyChess (Debian) "kilfiger" by James Kilfiger (public domain, per each SVG's cc:license).
+apt-get download pychess >/dev/null 2>&1
+dpkg-deb -x pychess_*.deb pyc
+mkdir -p "$out/kilfiger"
+for letter in P N B R Q K; do
+    raster "pyc/usr/share/pychess/pieces/kilfiger/w${letter,,}.svg" "$out/kilfiger/$letter.png"
+    raster "pyc/usr/share/pychess/pieces/kilfiger/b${letter,,}.svg" "$out/kilfiger/${letter,,}.png"
+done
+
+# Tagua "FantasySVG" by Maurizio Monge (GPL-2+).
+apt-get download tagua-data >/dev/null 2>&1
+dpkg-deb -x tagua-data_*.deb tg
+mkdir -p "$out/fantasy"
+for letter in P N B R Q K; do
+    raster "tg/usr/share/tagua/themes/pieces/FantasySVG/w${letter,,}.svg" "$out/fantasy/$letter.png"
+    raster "tg/usr/share/tagua/themes/pieces/FantasySVG/b${letter,,}.svg" "$out/fantasy/${letter,,}.png"
+done
+
+# Chess glyphs drawn as text (white ones are outlines, left unfilled):
+# DejaVu Sans (Bitstream Vera licence, the system font) and Noto Sans Symbols2
+# (OFL-1.1, fonts-noto-core, via a fontconfig that sees only that file).
+glyph() { # glyph FAMILY CODEPOINT PNG
+    printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text x="50" y="84" font-family="%s" font-size="92" text-anchor="middle">&#x%s;</text></svg>' "$1" "$2" > g.svg
+    raster g.svg "$3"
 }
-set -- K:2654 Q:2655 R:2656 B:2657 N:2658 P:2659 k:265A q:265B r:265C b:265D n:265E p:265F
-for pair in "$@"; do glyph "${pair#*:}" "$out/dejavu/${pair%%:*}.png"; done
+glyphs="K:2654 Q:2655 R:2656 B:2657 N:2658 P:2659 k:265A q:265B r:265C b:265D n:265E p:265F"
+mkdir -p "$out/dejavu"
+for pair in $glyphs; do glyph "DejaVu Sans" "${pair#*:}" "$out/dejavu/${pair%%:*}.png"; done
+apt-get download fonts-noto-core >/dev/null 2>&1
+dpkg-deb -x fonts-noto-core_*.deb noto
+mkdir -p fonts && cp noto/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf fonts/
+printf '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><dir>%s</dir><cachedir>%s</cachedir></fontconfig>\n' \
+    "$work/fonts" "$work/fc-cache" > fonts.conf
+mkdir -p "$out/noto"
+for pair in $glyphs; do
+    FONTCONFIG_FILE="$work/fonts.conf" glyph "Noto Sans Symbols2" "${pair#*:}" "$out/noto/${pair%%:*}.png"
+done
 echo "sprites in $out: $(ls "$out" | tr '\n' ' ')"

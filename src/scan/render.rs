@@ -17,7 +17,19 @@ use super::{CLASSES, EMPTY, class_of};
 use crate::rng::SplitMix64;
 
 /// Piece sets trained on, and the ones kept out of training entirely.
-pub const TRAINING_SETS: [&str; 5] = ["cburnett", "xboard", "merida", "gnome-fancy", "dejavu"];
+pub const TRAINING_SETS: [&str; 11] = [
+    "cburnett",
+    "xboard",
+    "merida",
+    "gnome-fancy",
+    "dejavu",
+    "gnome-simple",
+    "knights",
+    "dreamchess-sketch",
+    "kilfiger",
+    "fantasy",
+    "noto",
+];
 pub const HELD_OUT_SETS: [&str; 2] = ["kaneo", "firi"];
 
 /// A board colour scheme: light and dark squares.

@@ -40,20 +40,46 @@ fn a_rendered_board_round_trips_to_its_fen() {
         stderr(&o)
     );
     assert!(o.status.success(), "stderr: {}", stderr(&o));
-    // The net calls this board's e2 bishop at 0.96: in doubt (exit 2) when
-    // 0.99 is asked for, and the doubtful square is named.
+    // The doubt path: the least sure square (from the JSON report) is in
+    // doubt, and named, when a little more confidence than it has is asked
+    // for (exit 2), and not when a little less is.
     let o = tarpon(&[
         "scan",
-        "--min-confidence",
-        "0.99",
+        "--format",
+        "json",
         &fixture("cburnett-white-bottom.png"),
     ]);
-    assert_eq!(o.status.code(), Some(2));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    let (square, confidence) = report["squares"]
+        .as_array()
+        .expect("squares")
+        .iter()
+        .map(|s| {
+            (
+                s["square"].as_str().expect("a name"),
+                s["confidence"].as_f64().expect("a number"),
+            )
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .expect("64 squares");
+    assert!(confidence < 0.9999, "{square} {confidence}");
+    let asking = |min: f64| {
+        tarpon(&[
+            "scan",
+            "--min-confidence",
+            &format!("{min:.6}"),
+            &fixture("cburnett-white-bottom.png"),
+        ])
+    };
+    let o = asking(confidence + 0.00005);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("squares in doubt:") && stderr(&o).contains("e2 (B 0.96)"),
+        stderr(&o).contains("squares in doubt:") && stderr(&o).contains(&format!("{square} (")),
         "{}",
         stderr(&o)
     );
+    let o = asking(confidence - 0.00005);
+    assert!(o.status.success(), "{}", stderr(&o));
 }
 
 #[test]
