@@ -69,15 +69,16 @@ const fn build_levels() -> [Level; MAX_LEVEL as usize] {
 
 /// Each level's Elo at 5s+0.05s with the PST evaluator, on the logistic
 /// scale anchored at Stockfish 15.1's `UCI_Elo` 1900, re-fitted on
-/// 2026-11-29 with build [`FIT_BUILD`]: the even levels, 100 games each,
-/// against the Stockfish rungs, held where the full fit of 2026-11-23 placed
-/// them, the odd levels interpolated, the whole made monotone (levels 16-19
-/// pooled: 18 measured below 16 within its error) (`arena/skill_table.py
-/// --refit skill-2026-11-29 --rust`; docs/measurements.md, "Playing levels",
-/// has the games and error bars).
+/// 2026-11-29: every level 100 games against a Stockfish rung held where the
+/// full fit of 2026-11-23 placed it (the even levels with build
+/// [`FIT_BUILD`], the odd ones with f0cab48, whose search and PST are the
+/// same), the whole made monotone (levels 16-18 pooled: 18 measured below
+/// 16 and 17 within its error) (`arena/skill_table.py --refit
+/// skill-2026-11-29 --rust`; docs/measurements.md, "Playing levels", has
+/// the games and error bars).
 pub const MEASURED_ELO: [i64; MAX_LEVEL as usize] = [
-    608, 742, 875, 942, 1008, 1103, 1198, 1270, 1342, 1385, 1428, 1538, 1648, 1764, 1879, 1927,
-    1943, 1943, 1943, 1943,
+    608, 816, 875, 983, 1008, 1043, 1198, 1217, 1342, 1353, 1428, 1494, 1648, 1680, 1879, 1928,
+    1971, 1971, 1971, 2013,
 ];
 
 /// The build the levels were fitted with, and its `tarpon bench --eval pst`
@@ -198,8 +199,8 @@ mod tests {
         assert_eq!(active_level(false, 800, 5).map(|l| l.skill), Some(5));
         assert_eq!(active_level(true, MAX_ELO, 5).map(|l| l.skill), Some(19));
         // The check against Stockfish's own `UCI_Elo 1500` (measurements.md)
-        // played level 10 (1428; level 11 is 1538) for that reason.
-        assert_eq!(level_for_elo(1500), 10);
+        // plays level 11 (1494; level 12 is 1648) for that reason.
+        assert_eq!(level_for_elo(1500), 11);
     }
 
     #[test]
