@@ -16,6 +16,15 @@ Two steps, so the slow reference runs once:
   python3 arena/verdict_quality.py reference --stockfish stockfish --depth 16 \
       --games 300 --random 100 --out ref.jsonl [--resume] GAMES.pgn...
   python3 arena/verdict_quality.py compare --tarpon target/release/tarpon ref.jsonl
+  python3 arena/verdict_quality.py compare --think-ms 3000 ref.jsonl   # learner thinks 3 s
+  python3 arena/verdict_quality.py scale --tarpon target/release/tarpon --depth 12 ref.jsonl
+
+  scale: search each reference position with tarpon (UCI, fixed depth), the
+      best move and the played move, and fit the factor k that puts tarpon's
+      centipawns on the reference's scale: k minimises the squared Win% error
+      over both scores (mates left out). `CP_SCALE` in
+      src/explain/game/verdict.rs holds the factor; fit it on a reference
+      sample other than the one `compare` reports on.
 
 Needs python-chess (`pip install chess`). Fixed depth: machine load changes
 only how long it takes, never the answer.
@@ -124,23 +133,38 @@ def post(base, path, body):
 def compare(args):
     rows = [json.loads(line) for line in open(args.reference)]
     port = free_port()
-    server = subprocess.Popen([args.tarpon, "play", "--port", str(port), "--puzzles", os.devnull],
+    server = subprocess.Popen([args.tarpon, "play", "--port", str(port), "--puzzles", os.devnull,
+                               "--verdict-ms", str(args.verdict_ms)],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     server.stdout.readline()  # "listening on ..."
     base = f"http://127.0.0.1:{port}"
     confusion = {(a, b): 0 for a in CLASSES for b in CLASSES}
     seconds = []
+    rows_out = open(args.rows, "w") if args.rows else None
     try:
         for i, row in enumerate(rows):
             start = time.time()
-            state = post(base, "/api/judge", {"fen": row["fen"], "move": row["move"]})
-            seconds.append(time.time() - start)
+            request = {"fen": row["fen"], "move": row["move"]}
+            if args.think_ms:
+                request["think_ms"] = args.think_ms
+            state = post(base, "/api/judge", request)
+            # The verdict's own time: what the learner waits after the move.
+            seconds.append(time.time() - start - args.think_ms / 1000)
             ours = state["verdict"]["class"]
             ours = "best" if ours == "great" else ours
             confusion[(row["verdict"], ours)] += 1
+            if rows_out:
+                verdict = state["verdict"]
+                rows_out.write(json.dumps(dict(row, ours=ours, our_loss=verdict.get("loss"),
+                                               our_best=verdict.get("best_uci"), depth=verdict.get("depth"),
+                                               our_best_score=verdict.get("best_score"),
+                                               our_played_score=verdict.get("played_score"),
+                                               seconds=round(seconds[-1], 3))) + "\n")
             print(f"{i + 1}/{len(rows)} ref {row['verdict']} ours {ours}", file=sys.stderr)
     finally:
         server.terminate()
+        if rows_out:
+            rows_out.close()
     report(rows, confusion, seconds)
 
 
@@ -171,6 +195,33 @@ def report(rows, confusion, seconds):
         print(f"| {a} | " + " | ".join(str(confusion[(a, b)]) for b in CLASSES) + " |")
 
 
+def scale(args):
+    rows = [json.loads(line) for line in open(args.reference)]
+    engine = chess.engine.SimpleEngine.popen_uci(args.tarpon)
+    engine.configure({"Threads": 1, "Hash": 64})
+    limit = chess.engine.Limit(depth=args.depth)
+    pairs = []  # (tarpon cp, reference cp)
+    for i, row in enumerate(rows):
+        board = chess.Board(row["fen"])
+        for move, ref in ((row["best"], row["best_cp"]), (row["move"], row["played_cp"])):
+            if abs(ref) >= 10000:
+                continue
+            info = engine.analyse(board, limit, root_moves=[chess.Move.from_uci(move)])
+            ours = info["score"].pov(board.turn)
+            if not ours.is_mate():
+                pairs.append((ours.score(), ref))
+        print(f"{i + 1}/{len(rows)}", file=sys.stderr)
+    engine.quit()
+
+    def error(k):
+        return sum((win_percent(k * t) - win_percent(r)) ** 2 for t, r in pairs) / len(pairs)
+
+    best_k = min((k / 100 for k in range(50, 301)), key=error)
+    print(f"scores: {len(pairs)} from {len(rows)} positions, tarpon at depth {args.depth}")
+    print(f"RMS Win% error: {math.sqrt(error(1.0)):.2f} at k = 1.00, "
+          f"{math.sqrt(error(best_k)):.2f} at k = {best_k:.2f}")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="step", required=True)
@@ -187,8 +238,18 @@ def main():
     c = sub.add_parser("compare")
     c.add_argument("reference")
     c.add_argument("--tarpon", default="target/release/tarpon")
+    c.add_argument("--verdict-ms", type=int, default=600,
+                   help="the page's verdict budget (tarpon play --verdict-ms)")
+    c.add_argument("--think-ms", type=int, default=0,
+                   help="the learner thinks this long before each move, the page "
+                        "preparing the verdict meanwhile (0: the move comes at once)")
+    c.add_argument("--rows", help="write each position with both verdicts here (JSON lines)")
+    k = sub.add_parser("scale")
+    k.add_argument("reference")
+    k.add_argument("--tarpon", default="target/release/tarpon")
+    k.add_argument("--depth", type=int, default=12)
     args = p.parse_args()
-    reference(args) if args.step == "reference" else compare(args)
+    {"reference": reference, "compare": compare, "scale": scale}[args.step](args)
 
 
 if __name__ == "__main__":

@@ -4,14 +4,16 @@
 //! learner's hints.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use shakmaty::Move;
 
-use super::game::{Game, Thinking, white_win};
+use super::game::{Game, Mode, Thinking, white_win};
 use super::levels::FULL_STRENGTH_MOVETIME_MS;
 use crate::eval::EvalChoice;
+use crate::explain::game::verdict::{Budget, Preparation, Verdict};
 use crate::explain::trace::search_view::{self, san_line};
 use crate::position::Position;
 use crate::rng::SplitMix64;
@@ -21,6 +23,49 @@ use crate::uci::search_job::{self, SearchJob};
 
 /// Hash table of each game's engine.
 const GAME_HASH_MB: usize = 8;
+/// At most this many learners' positions are prepared at once (each a
+/// search on a core and its table); past it, verdicts are searched after
+/// the move alone.
+const MAX_PREPARATIONS: usize = 4;
+/// A preparation's search stops after this long; the verdict then uses it
+/// as it stands.
+const PREPARATION_MS: u64 = 30_000;
+/// Preparations alive in this process.
+static PREPARATIONS: AtomicUsize = AtomicUsize::new(0);
+
+/// A learner's position searched while the learner thinks, counted against
+/// [`MAX_PREPARATIONS`] while it lives.
+pub struct Coach {
+    preparation: Option<Preparation>,
+}
+
+impl Coach {
+    fn start(pos: &Position, eval: &EvalChoice) -> Option<Coach> {
+        if PREPARATIONS.fetch_add(1, Ordering::SeqCst) >= MAX_PREPARATIONS {
+            PREPARATIONS.fetch_sub(1, Ordering::SeqCst);
+            return None;
+        }
+        let coach = Coach {
+            preparation: Preparation::start(pos, eval.clone(), PREPARATION_MS).ok(),
+        };
+        // A failed start is dropped here, which gives its count back.
+        coach.preparation.is_some().then_some(coach)
+    }
+
+    /// Judges `played` with what was prepared (see [`Preparation::judge`]).
+    pub fn judge(mut self, played: Move, budget: Budget) -> Result<Verdict, String> {
+        match self.preparation.take() {
+            Some(preparation) => preparation.judge(played, budget),
+            None => Err("nothing was prepared".into()),
+        }
+    }
+}
+
+impl Drop for Coach {
+    fn drop(&mut self) {
+        PREPARATIONS.fetch_sub(1, Ordering::SeqCst);
+    }
+}
 
 /// One game and what its searches share: the table and histories carried
 /// from move to move, and the control of the search running now.
@@ -30,6 +75,8 @@ pub struct Slot {
     tt: Arc<TranspositionTable>,
     histories: Arc<Mutex<HistoryStore>>,
     control: Mutex<Option<Arc<SearchControl>>>,
+    /// The learner's position, searched while the learner thinks.
+    coach: Mutex<Option<Coach>>,
     pub eval: EvalChoice,
     seed: u64,
 }
@@ -42,6 +89,7 @@ impl Slot {
             tt: Arc::new(TranspositionTable::new(GAME_HASH_MB)),
             histories: Arc::new(Mutex::new(HistoryStore::new())),
             control: Mutex::new(None),
+            coach: Mutex::new(None),
             eval,
             seed,
         }
@@ -53,9 +101,41 @@ impl Slot {
         self.game.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// In a learning game where the learner is to move, starts searching
+    /// the position for the verdict of the coming move (unless that runs
+    /// already). Call with the game locked (`game` is the guard's content).
+    pub fn prepare_verdict(&self, game: &Game) {
+        if game.mode != Mode::Learning || game.check_player_may_move().is_err() {
+            return;
+        }
+        let mut coach = self.coach.lock().unwrap_or_else(|e| e.into_inner());
+        let fen = game.position.fen();
+        if coach
+            .as_ref()
+            .and_then(|c| c.preparation.as_ref())
+            .is_some_and(|p| p.position().fen() == fen)
+        {
+            return;
+        }
+        *coach = None;
+        *coach = Coach::start(&game.position, &self.eval);
+    }
+
+    /// The preparation of `pos`, if one was made for it.
+    pub fn take_preparation(&self, pos: &Position) -> Option<Coach> {
+        let mut coach = self.coach.lock().unwrap_or_else(|e| e.into_inner());
+        let fen = pos.fen();
+        let prepared = coach
+            .as_ref()
+            .and_then(|c| c.preparation.as_ref())
+            .is_some_and(|p| p.position().fen() == fen);
+        if prepared { coach.take() } else { None }
+    }
+
     /// Stops the search running now, if any (its answer is dropped by the
-    /// generation check).
+    /// generation check), and any preparation.
     pub fn stop_search(&self) {
+        self.coach.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some(control) = self
             .control
             .lock()
@@ -168,6 +248,7 @@ impl ReplySink {
                 Some(mv) => {
                     let turn = game.position.turn();
                     game.push(mv, None, score.map(|s| white_win(turn, s)));
+                    self.slot.prepare_verdict(&game);
                 }
                 None => game.version += 1,
             }

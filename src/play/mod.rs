@@ -4,7 +4,8 @@
 //! id, runs the engine's replies as UCI `go` jobs ([`engine`]) and streams
 //! their thinking to one self-contained page ([`page`]) as server-sent
 //! events; a competitive game may be timed ([`clock`]). In learning mode each of the player's moves gets a verdict
-//! (`crate::explain::game::verdict`); the five named levels ([`levels`])
+//! (`crate::explain::game::verdict`), its first search made while the
+//! learner thinks; the five named levels ([`levels`])
 //! read the measured table of `crate::uci::strength`; [`tools`] serves the
 //! maze and search-view pages with their controls. docs/play.md is the
 //! manual.
@@ -34,8 +35,8 @@ pub struct PlayArgs {
     /// Open the page in the default browser (`xdg-open`, `open` or `start`).
     #[arg(long)]
     pub open: bool,
-    /// Thinking time of a verdict's first search, ms (the played move's
-    /// re-search takes at most as much again).
+    /// Thinking time of a verdict's first search, ms (the confirming search
+    /// of the best and the played move takes as much again).
     #[arg(long, default_value_t = 600)]
     pub verdict_ms: u64,
     /// Where the learner's mistakes are kept as puzzles to retry.

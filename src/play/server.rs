@@ -20,7 +20,7 @@ use super::page;
 use super::tools;
 use crate::eval::EvalChoice;
 use crate::explain::game::pgn;
-use crate::explain::game::verdict::{Budget, judge};
+use crate::explain::game::verdict::{Budget, Preparation, judge};
 use crate::position::{Position, START_FEN};
 use crate::rng::SplitMix64;
 
@@ -28,6 +28,8 @@ use crate::rng::SplitMix64;
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 /// Games kept; the oldest goes when a new one would exceed this.
 const MAX_GAMES: usize = 256;
+/// The longest a `/api/judge` request may "think" before its move.
+const MAX_THINK_MS: u64 = 10_000;
 /// Requests served at once; more are refused (503) at once.
 const MAX_ACTIVE_REQUESTS: usize = 128;
 /// An event stream sends a comment this often so a dead tab is noticed.
@@ -244,6 +246,7 @@ impl Server {
         }
         let mut game = slot.lock();
         engine::start_reply(&slot, &mut game);
+        slot.prepare_verdict(&game);
         Ok(json_response(200, &game.state(&id)))
     }
 
@@ -266,6 +269,7 @@ impl Server {
                 game.undo()?;
                 drop(game);
                 slot.stop_search();
+                slot.prepare_verdict(&slot.lock());
                 slot.changed.notify_all();
                 Ok(())
             }
@@ -299,7 +303,10 @@ impl Server {
             Mode::Competitive => None,
             Mode::Learning => {
                 let budget = Budget::Millis(self.settings.verdict_ms);
-                let judged = judge(&position, mv, budget, slot.eval.clone());
+                let judged = match slot.take_preparation(&position) {
+                    Some(coach) => coach.judge(mv, budget),
+                    None => judge(&position, mv, budget, slot.eval.clone()),
+                };
                 let mut game = slot.lock();
                 if game.generation != generation {
                     return Err(Refusal::Conflict(
@@ -376,12 +383,24 @@ impl Server {
         let mv = position
             .parse_uci(text)
             .map_err(|e| bad(format!("bad move: {e}")))?;
-        let verdict = judge(
-            &position,
-            mv,
-            Budget::Millis(self.settings.verdict_ms),
-            self.eval.clone(),
-        )
+        // `think_ms`: how long the learner "thought" first, the page's
+        // preparation running meanwhile (as in a game).
+        let think_ms = match args.get("think_ms").filter(|v| !v.is_null()) {
+            None => 0,
+            Some(v) => v
+                .as_u64()
+                .filter(|&ms| ms <= MAX_THINK_MS)
+                .ok_or_else(|| bad(format!("think_ms: 0 to {MAX_THINK_MS}")))?,
+        };
+        let budget = Budget::Millis(self.settings.verdict_ms);
+        let verdict = if think_ms > 0 {
+            let preparation = Preparation::start(&position, self.eval.clone(), think_ms)
+                .map_err(Refusal::Conflict)?;
+            std::thread::sleep(std::time::Duration::from_millis(think_ms));
+            preparation.judge(mv, budget)
+        } else {
+            judge(&position, mv, budget, self.eval.clone())
+        }
         .map_err(Refusal::Conflict)?;
         Ok(json_response(
             200,

@@ -224,6 +224,11 @@ fn bad_requests_get_a_4xx_and_leave_the_game_alone() {
             .0,
         400
     );
+    for think_ms in [json!(-1), json!("long"), json!(10_001)] {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let body = json!({ "fen": start, "move": "e2e4", "think_ms": think_ms });
+        assert_eq!(server.post("/api/judge", &body).0, 400, "{body}");
+    }
     // Still serving, game unchanged.
     assert_eq!(fingerprint(&server.state(&id)), before);
 }

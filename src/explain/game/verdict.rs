@@ -12,6 +12,10 @@
 //! `tarpon play` judges every learner's move with [`judge`]; the thresholds
 //! and formulas are lichess's published ones (docs/play.md).
 
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
 use shakmaty::Move;
 
 use super::Label;
@@ -117,18 +121,23 @@ impl Verdict {
 #[derive(Clone, Copy, Debug)]
 pub enum Budget {
     Depth(u32),
-    /// Milliseconds for the search of the position; the re-search of the
-    /// played move gets at most the same again.
+    /// Milliseconds for the search of the position; the confirming search
+    /// of the best and the played move gets the same again.
     Millis(u64),
 }
 
 /// The main search thread keeps its move lists on the stack.
 const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 const HASH_MB: usize = 16;
+/// How much deeper than a fixed-depth first search the two-move
+/// confirmation goes.
+const CONFIRM_EXTRA_DEPTH: u32 = 2;
 
-/// Searches `pos` with two principal variations, then the played move alone
-/// to the depth the first search reached, and judges `played` by the
-/// winning chances it lost. `pos` must have `played` among its legal moves.
+/// Searches `pos` with two principal variations; unless `played` is the
+/// best, then searches the best and the played move alone, deeper, and
+/// judges `played` by the winning chances it lost there. A time budget
+/// gives each search its time; a depth `d` takes the second to `d + 2`.
+/// `pos` must have `played` among its legal moves.
 pub fn judge(
     pos: &Position,
     played: Move,
@@ -137,24 +146,122 @@ pub fn judge(
 ) -> Result<Verdict, String> {
     debug_assert!(pos.legal_moves().contains(&played));
     let pos = pos.clone();
+    on_search_thread(move || {
+        let tt = TranspositionTable::new(HASH_MB);
+        judge_here(&pos, played, budget, &eval, &tt, None)
+    })
+}
+
+/// Runs `job` on a thread with the stack a search needs.
+fn on_search_thread<T: Send>(job: impl FnOnce() -> Result<T, String> + Send) -> Result<T, String> {
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("tarpon-verdict".into())
             .stack_size(SEARCH_STACK_BYTES)
-            .spawn_scoped(scope, move || judge_here(&pos, played, budget, eval))
+            .spawn_scoped(scope, job)
             .map_err(|e| format!("cannot start the search thread: {e}"))?
             .join()
             .map_err(|_| "the search failed".to_string())?
     })
 }
 
+/// A verdict's first search, started before the move is known: `tarpon
+/// play` runs it on the learner's position while the learner thinks, as a
+/// coach looks at the board before the move is made. [`Preparation::judge`]
+/// stops it and takes its lines (and its table) as the verdict's first
+/// search once it has searched at least the budget's time; the verdict then
+/// costs only the confirming search.
+pub struct Preparation {
+    position: Position,
+    eval: EvalChoice,
+    tt: Arc<TranspositionTable>,
+    control: Arc<SearchControl>,
+    started: Instant,
+    search: Option<JoinHandle<SearchOutcome>>,
+}
+
+impl Preparation {
+    /// Starts searching `pos` (two principal variations) for at most
+    /// `max_ms`.
+    pub fn start(pos: &Position, eval: EvalChoice, max_ms: u64) -> Result<Preparation, String> {
+        let tt = Arc::new(TranspositionTable::new(HASH_MB));
+        let control = Arc::new(SearchControl::new());
+        let search = {
+            let (pos, eval, tt, control) = (pos.clone(), eval.clone(), tt.clone(), control.clone());
+            std::thread::Builder::new()
+                .name("tarpon-coach".into())
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn(move || {
+                    let limits = Limits {
+                        movetime_ms: Some(max_ms),
+                        ..Limits::default()
+                    };
+                    let config = SearchConfig {
+                        eval,
+                        multipv: 2,
+                        ..SearchConfig::default()
+                    };
+                    run_search(&pos, &limits, &config, &tt, &control, &mut |_| {})
+                })
+                .map_err(|e| format!("cannot start the search thread: {e}"))?
+        };
+        Ok(Preparation {
+            position: pos.clone(),
+            eval,
+            tt,
+            control,
+            started: Instant::now(),
+            search: Some(search),
+        })
+    }
+
+    /// The position being prepared.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// Stops the preparation and judges `played`, a legal move of its
+    /// position, as [`judge`] would: with the prepared lines as the first
+    /// search when they had at least a time budget's time.
+    pub fn judge(mut self, played: Move, budget: Budget) -> Result<Verdict, String> {
+        debug_assert!(self.position.legal_moves().contains(&played));
+        let searched = self.started.elapsed();
+        self.control.stop();
+        let prepared = self
+            .search
+            .take()
+            .and_then(|search| search.join().ok())
+            .filter(|outcome| {
+                !outcome.lines.is_empty()
+                    && match budget {
+                        Budget::Millis(ms) => searched >= Duration::from_millis(ms),
+                        Budget::Depth(d) => outcome.depth >= d,
+                    }
+            });
+        let (pos, eval, tt) = (self.position.clone(), self.eval.clone(), self.tt.clone());
+        on_search_thread(move || judge_here(&pos, played, budget, &eval, &tt, prepared))
+    }
+}
+
+impl Drop for Preparation {
+    fn drop(&mut self) {
+        self.control.stop();
+        if let Some(search) = self.search.take() {
+            let _ = search.join();
+        }
+    }
+}
+
+/// The verdict's searches on `tt`; `prepared` (the position's two lines,
+/// searched already) stands in for the first search.
 fn judge_here(
     pos: &Position,
     played: Move,
     budget: Budget,
-    eval: EvalChoice,
+    eval: &EvalChoice,
+    tt: &TranspositionTable,
+    prepared: Option<SearchOutcome>,
 ) -> Result<Verdict, String> {
-    let tt = TranspositionTable::new(HASH_MB);
     let search = |limits: Limits, multipv: usize| -> SearchOutcome {
         let config = SearchConfig {
             eval: eval.clone(),
@@ -165,7 +272,7 @@ fn judge_here(
             pos,
             &limits,
             &config,
-            &tt,
+            tt,
             &SearchControl::new(),
             &mut |_| {},
         )
@@ -180,31 +287,76 @@ fn judge_here(
             ..Limits::default()
         },
     };
-    let root = search(limits.clone(), 2);
+    // Prepared lines cost the learner no time after the move: the
+    // confirming search then gets the first search's time as well.
+    let (root, confirm_limits) = match prepared {
+        Some(outcome) => {
+            let mut doubled = limits.clone();
+            doubled.movetime_ms = limits.movetime_ms.map(|ms| 2 * ms);
+            (outcome, doubled)
+        }
+        None => (search(limits.clone(), 2), limits),
+    };
     let best = root.lines.first().ok_or("no legal move to judge")?.clone();
     let second = root.lines.get(1).cloned();
-    let played_line = if best.pv.first() == Some(&played) {
-        best.clone()
-    } else if second.as_ref().and_then(|l| l.pv.first()) == Some(&played) {
-        second.clone().unwrap_or_else(|| best.clone())
-    } else {
-        let again = Limits {
-            depth: Some(root.depth.max(1)),
-            searchmoves: vec![played],
-            ..limits
-        };
-        let outcome = search(again, 1);
-        outcome.lines.into_iter().next().unwrap_or(PvLine {
-            score: best.score,
-            pv: vec![played],
-        })
+    if best.pv.first() == Some(&played) {
+        return Ok(verdict_from_lines(
+            &best,
+            second.as_ref(),
+            &best,
+            played,
+            root.depth,
+        ));
+    }
+    // The played move is not the best: search the two of them alone, from
+    // the same root and with the table the first search filled, deeper than
+    // the first search went. Both scores then come from one deeper tree, so
+    // a loss near a class line is settled by more than one depth (a blunder
+    // whose punishment lies past the first horizon, a good move that one
+    // depth misjudges).
+    let best_move = best.pv[0];
+    let confirm = Limits {
+        depth: match budget {
+            Budget::Depth(d) => Some(d + CONFIRM_EXTRA_DEPTH),
+            Budget::Millis(_) => None,
+        },
+        searchmoves: vec![best_move, played],
+        ..confirm_limits
+    };
+    let outcome = search(confirm, 2);
+    let line_of = |mv: Move| {
+        outcome
+            .lines
+            .iter()
+            .find(|l| l.pv.first() == Some(&mv))
+            .cloned()
+    };
+    let played_second = second.clone().filter(|l| l.pv.first() == Some(&played));
+    // Both scores always come from one search at one depth: the
+    // confirmation's, unless it stayed shallower than a first search that
+    // had the played move as its second line.
+    let (best, played_line, depth) = match (line_of(best_move), line_of(played), played_second) {
+        (_, _, Some(played_second)) if outcome.depth < root.depth => {
+            (best, played_second, root.depth)
+        }
+        (Some(best_again), Some(played_again), _) => (best_again, played_again, outcome.depth),
+        (_, _, Some(played_second)) => (best, played_second, root.depth),
+        // No line for the played move (a search stopped before its first
+        // iteration): no loss can be claimed.
+        _ => {
+            let unknown = PvLine {
+                score: best.score,
+                pv: vec![played],
+            };
+            (best, unknown, root.depth)
+        }
     };
     Ok(verdict_from_lines(
         &best,
         second.as_ref(),
         &played_line,
         played,
-        root.depth,
+        depth,
     ))
 }
 
