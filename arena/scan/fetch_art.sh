@@ -24,6 +24,17 @@ raster_png() { # raster_png PNG SIDE OUTPNG: rescales a square PNG of SIDE px th
     raster png.svg "$3"
 }
 names="P:Pawn N:Knight B:Bishop R:Rook Q:Queen K:King"
+pngs_to_set() { # pngs_to_set SET SIDE WHITE BLACK: the twelve PNG sprites of SIDE px named by
+    # WHITE and BLACK, where "Word" stands for the piece's name ("Knight") and "word" for it in lower case
+    mkdir -p "$out/$1"
+    for pair in $names; do
+        local letter=${pair%%:*} word=${pair#*:} white black
+        white=${3//Word/$word}; white=${white//word/${word,,}}
+        black=${4//Word/$word}; black=${black//word/${word,,}}
+        raster_png "$white" "$2" "$out/$1/$letter.png"
+        raster_png "$black" "$2" "$out/$1/${letter,,}.png"
+    done
+}
 
 # cburnett (python-chess chess/svg.py; GPL/GFDL/BSD): each piece an SVG group on a 45x45 canvas.
 pip download --no-deps -q chess==1.11.2 -d . >/dev/null
@@ -89,22 +100,12 @@ for m in re.finditer(r"<image\s+xlink:href=\"data:image/png;base64,([^\"]+)\"(.*
     name = re.search(r"id=\"(\w+)\"", m.group(2)).group(1)
     open(f"kn/{name}.png", "wb").write(base64.b64decode(m.group(1)))
 '
-mkdir -p "$out/knights"
-for pair in $names; do
-    letter=${pair%%:*}; word=${pair#*:}
-    raster_png "kn/White$word.png" 144 "$out/knights/$letter.png"
-    raster_png "kn/Black$word.png" 144 "$out/knights/${letter,,}.png"
-done
+pngs_to_set knights 144 kn/WhiteWord.png kn/BlackWord.png
 
 # DreamChess "sketch" (GPL-3+): 256-px hand-drawn PNGs.
 apt-get download dreamchess-data >/dev/null 2>&1
 dpkg-deb -x dreamchess-data_*.deb dc
-mkdir -p "$out/dreamchess-sketch"
-for pair in $names; do
-    letter=${pair%%:*}; word=${pair#*:}
-    raster_png "dc/usr/share/games/dreamchess/pieces/sketch/${word,,}_w.png" 256 "$out/dreamchess-sketch/$letter.png"
-    raster_png "dc/usr/share/games/dreamchess/pieces/sketch/${word,,}_b.png" 256 "$out/dreamchess-sketch/${letter,,}.png"
-done
+pngs_to_set dreamchess-sketch 256 dc/usr/share/games/dreamchess/pieces/sketch/word_{w,b}.png
 
 # PyChess (Debian) "kilfiger" by James Kilfiger (public domain, per each SVG's cc:license).
 apt-get download pychess >/dev/null 2>&1
