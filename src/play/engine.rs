@@ -52,6 +52,14 @@ impl Coach {
         coach.preparation.is_some().then_some(coach)
     }
 
+    /// Whether this is the preparation of `pos` (compared by FEN: a key
+    /// collision must not judge a move in another position).
+    fn prepares(&self, pos: &Position) -> bool {
+        self.preparation
+            .as_ref()
+            .is_some_and(|p| p.position().fen() == pos.fen())
+    }
+
     /// Judges `played` with what was prepared (see [`Preparation::judge`]).
     pub fn judge(mut self, played: Move, budget: Budget) -> Result<Verdict, String> {
         match self.preparation.take() {
@@ -109,12 +117,7 @@ impl Slot {
             return;
         }
         let mut coach = self.coach.lock().unwrap_or_else(|e| e.into_inner());
-        let fen = game.position.fen();
-        if coach
-            .as_ref()
-            .and_then(|c| c.preparation.as_ref())
-            .is_some_and(|p| p.position().fen() == fen)
-        {
+        if coach.as_ref().is_some_and(|c| c.prepares(&game.position)) {
             return;
         }
         *coach = None;
@@ -124,12 +127,7 @@ impl Slot {
     /// The preparation of `pos`, if one was made for it.
     pub fn take_preparation(&self, pos: &Position) -> Option<Coach> {
         let mut coach = self.coach.lock().unwrap_or_else(|e| e.into_inner());
-        let fen = pos.fen();
-        let prepared = coach
-            .as_ref()
-            .and_then(|c| c.preparation.as_ref())
-            .is_some_and(|p| p.position().fen() == fen);
-        if prepared { coach.take() } else { None }
+        coach.take_if(|c| c.prepares(pos))
     }
 
     /// Stops the search running now, if any (its answer is dropped by the
