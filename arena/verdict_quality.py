@@ -4,10 +4,13 @@
 Two steps, so the slow reference runs once:
 
   reference: sample positions from real games (PGN files given), each with the
-      move played there, and judge each move with Stockfish at a fixed depth:
-      the best move's score, and the played move's own score (`searchmoves`).
-      Also, for a blunder-rich sample, the same positions with a seeded random
-      legal move instead of the game move. Writes JSON lines.
+      move played there, and judge each move with a deep search at a fixed
+      depth or node count (Stockfish, or tarpon itself): the best move's score,
+      and the played move's own score (`searchmoves`). Also, for a
+      blunder-rich sample, the same positions with a seeded random legal move
+      instead of the game move. Writes JSON lines. `--from REF` judges the
+      positions and moves of an earlier reference instead of sampling; `--shard
+      i/n` judges every n-th of them, so n processes share the cores.
   compare: start `tarpon play`, ask it for the verdict of each move with the
       page's own search and time budget (`POST /api/judge`), and report
       class agreement, the confusion table, blunder recall, and how often the
@@ -17,6 +20,12 @@ Two steps, so the slow reference runs once:
       --games 300 --random 100 --out ref.jsonl [--resume] GAMES.pgn...
   python3 arena/verdict_quality.py compare --tarpon target/release/tarpon ref.jsonl
   python3 arena/verdict_quality.py compare --think-ms 3000 ref.jsonl   # learner thinks 3 s
+  python3 arena/verdict_quality.py reference --engine target/release/tarpon \
+      --nodes 32000000 --from ref.jsonl --shard 0/2 --out tarpon-ref.0.jsonl
+  python3 arena/verdict_quality.py score rows.jsonl tarpon-ref.jsonl
+
+  score: the report of a `compare --rows` file against another reference of
+      the same positions (no search: the page's verdicts are the rows').
   python3 arena/verdict_quality.py scale --tarpon target/release/tarpon --depth 12 ref.jsonl
 
   scale: search each reference position with tarpon (UCI, fixed depth), the
@@ -77,21 +86,37 @@ def sample_positions(paths, count, seed):
     return candidates[:count]
 
 
-def reference(args):
+def reference_positions(args):
+    """(fen, move, source) of every position the reference judges."""
+    if args.source_reference:
+        rows = [json.loads(line) for line in open(args.source_reference)]
+        return [(r["fen"], r["move"], r["source"]) for r in rows]
+    if not args.pgn:
+        sys.exit("reference: give PGN files to sample from, or --from REF")
     rng = random.Random(args.seed + 1)
     positions = [(f, m, "game") for f, m in sample_positions(args.pgn, args.games, args.seed)]
     for fen, _ in sample_positions(args.pgn, args.random, args.seed + 2):
         board = chess.Board(fen)
         positions.append((fen, rng.choice(list(board.legal_moves)).uci(), "random"))
+    return positions
+
+
+def reference(args):
+    positions = reference_positions(args)
+    shard, shards = (int(x) for x in args.shard.split("/"))
+    if not 0 <= shard < shards:
+        sys.exit("--shard: i/n with 0 <= i < n")
+    positions = positions[shard::shards]
     # A deep reference takes hours: an interrupted run picks up where its
     # file ends (the sample is the same for the same arguments).
     done = 0
     if args.resume and os.path.exists(args.out):
         with open(args.out) as f:
             done = sum(1 for line in f if line.strip())
-    engine = chess.engine.SimpleEngine.popen_uci(args.stockfish)
+    engine = chess.engine.SimpleEngine.popen_uci(args.engine)
     engine.configure({"Threads": 1, "Hash": 64})
-    limit = chess.engine.Limit(depth=args.depth)
+    limit = (chess.engine.Limit(nodes=args.nodes) if args.nodes
+             else chess.engine.Limit(depth=args.depth))
     with open(args.out, "a" if done else "w") as out:
         for i, (fen, played, source) in enumerate(positions):
             if i < done:
@@ -110,7 +135,8 @@ def reference(args):
             loss = max(0.0, win_percent(best_cp) - win_percent(played_cp))
             row = dict(fen=fen, move=played, source=source, best=best, best_cp=best_cp,
                        played_cp=played_cp, loss=round(loss, 2),
-                       verdict=classify(loss, played == best))
+                       verdict=classify(loss, played == best),
+                       depth=info.get("depth"), seconds=round(info.get("time", 0), 2))
             out.write(json.dumps(row) + "\n")
             out.flush()
             print(f"{i + 1}/{len(positions)} {row['verdict']}", file=sys.stderr)
@@ -166,6 +192,20 @@ def compare(args):
         if rows_out:
             rows_out.close()
     report(rows, confusion, seconds)
+
+
+def score(args):
+    reference = {(r["fen"], r["move"]): r for r in map(json.loads, open(args.reference))}
+    rows = [json.loads(line) for line in open(args.rows)]
+    confusion = {(a, b): 0 for a in CLASSES for b in CLASSES}
+    judged = []
+    for row in rows:
+        ref = reference.get((row["fen"], row["move"]))
+        if ref is None:
+            sys.exit(f"score: {row['fen']} {row['move']} is not in {args.reference}")
+        confusion[(ref["verdict"], row["ours"])] += 1
+        judged.append(ref)
+    report(judged, confusion, [r["seconds"] for r in rows if "seconds" in r])
 
 
 def report(rows, confusion, seconds):
@@ -226,9 +266,14 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="step", required=True)
     r = sub.add_parser("reference")
-    r.add_argument("pgn", nargs="+")
-    r.add_argument("--stockfish", default="stockfish")
+    r.add_argument("pgn", nargs="*")
+    r.add_argument("--engine", "--stockfish", dest="engine", default="stockfish",
+                   help="the UCI engine that judges (one thread, 64 MB hash)")
     r.add_argument("--depth", type=int, default=16)
+    r.add_argument("--nodes", type=int, help="search this many nodes instead of --depth")
+    r.add_argument("--from", dest="source_reference",
+                   help="judge the positions and moves of this reference file")
+    r.add_argument("--shard", default="0/1", help="i/n: judge positions i, i+n, i+2n, ...")
     r.add_argument("--games", type=int, default=300)
     r.add_argument("--random", type=int, default=100)
     r.add_argument("--seed", type=int, default=63)
@@ -244,12 +289,16 @@ def main():
                    help="the learner thinks this long before each move, the page "
                         "preparing the verdict meanwhile (0: the move comes at once)")
     c.add_argument("--rows", help="write each position with both verdicts here (JSON lines)")
+    o = sub.add_parser("score")
+    o.add_argument("rows", help="a `compare --rows` file")
+    o.add_argument("reference")
     k = sub.add_parser("scale")
     k.add_argument("reference")
     k.add_argument("--tarpon", default="target/release/tarpon")
     k.add_argument("--depth", type=int, default=12)
     args = p.parse_args()
-    {"reference": reference, "compare": compare, "scale": scale}[args.step](args)
+    {"reference": reference, "compare": compare, "score": score,
+     "scale": scale}[args.step](args)
 
 
 if __name__ == "__main__":

@@ -40,13 +40,13 @@ pub struct Coach {
 }
 
 impl Coach {
-    fn start(pos: &Position, eval: &EvalChoice) -> Option<Coach> {
+    fn start(pos: &Position, eval: &EvalChoice, threads: usize) -> Option<Coach> {
         if PREPARATIONS.fetch_add(1, Ordering::SeqCst) >= MAX_PREPARATIONS {
             PREPARATIONS.fetch_sub(1, Ordering::SeqCst);
             return None;
         }
         let coach = Coach {
-            preparation: Preparation::start(pos, eval.clone(), PREPARATION_MS).ok(),
+            preparation: Preparation::start(pos, eval.clone(), threads, PREPARATION_MS).ok(),
         };
         // A failed start is dropped here, which gives its count back.
         coach.preparation.is_some().then_some(coach)
@@ -86,11 +86,13 @@ pub struct Slot {
     /// The learner's position, searched while the learner thinks.
     coach: Mutex<Option<Coach>>,
     pub eval: EvalChoice,
+    /// Threads of the verdicts' searches.
+    pub verdict_threads: usize,
     seed: u64,
 }
 
 impl Slot {
-    pub fn new(game: Game, eval: EvalChoice, seed: u64) -> Slot {
+    pub fn new(game: Game, eval: EvalChoice, verdict_threads: usize, seed: u64) -> Slot {
         Slot {
             game: Mutex::new(game),
             changed: Condvar::new(),
@@ -99,6 +101,7 @@ impl Slot {
             control: Mutex::new(None),
             coach: Mutex::new(None),
             eval,
+            verdict_threads,
             seed,
         }
     }
@@ -121,7 +124,7 @@ impl Slot {
             return;
         }
         *coach = None;
-        *coach = Coach::start(&game.position, &self.eval);
+        *coach = Coach::start(&game.position, &self.eval, self.verdict_threads);
     }
 
     /// The preparation of `pos`, if one was made for it.

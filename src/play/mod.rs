@@ -39,6 +39,11 @@ pub struct PlayArgs {
     /// of the best and the played move takes as much again).
     #[arg(long, default_value_t = 600)]
     pub verdict_ms: u64,
+    /// Threads of each verdict's searches, and of the search of the
+    /// learner's position while the learner thinks [default: the cores,
+    /// at most 4].
+    #[arg(long)]
+    pub verdict_threads: Option<usize>,
     /// Where the learner's mistakes are kept as puzzles to retry.
     #[arg(long, default_value = "tarpon-puzzles.jsonl")]
     pub puzzles: std::path::PathBuf,
@@ -47,6 +52,10 @@ pub struct PlayArgs {
 pub fn run(args: &PlayArgs) -> ExitCode {
     if args.verdict_ms == 0 {
         eprintln!("error: --verdict-ms must be at least 1");
+        return ExitCode::FAILURE;
+    }
+    if args.verdict_threads.is_some_and(|t| !(1..=MAX_VERDICT_THREADS).contains(&t)) {
+        eprintln!("error: --verdict-threads must be 1 to {MAX_VERDICT_THREADS}");
         return ExitCode::FAILURE;
     }
     let address = format!("{}:{}", args.host, args.port);
@@ -70,10 +79,25 @@ pub fn run(args: &PlayArgs) -> ExitCode {
         .map_or(0, |d| d.as_nanos() as u64);
     let settings = server::Settings {
         verdict_ms: args.verdict_ms,
+        verdict_threads: args.verdict_threads.unwrap_or_else(default_verdict_threads),
         puzzles: Some(args.puzzles.clone()),
     };
     Arc::new(server::Server::new(settings, seed)).serve(http);
     ExitCode::SUCCESS
+}
+
+/// The most `--verdict-threads` accepts.
+const MAX_VERDICT_THREADS: usize = 64;
+/// By default no more than this: more gain a verdict little and take cores
+/// from the other games a server may hold.
+const DEFAULT_MAX_VERDICT_THREADS: usize = 4;
+
+/// While a learner thinks and while a move is judged, the engine is not
+/// searching its reply: the verdict may use the machine's cores.
+fn default_verdict_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(DEFAULT_MAX_VERDICT_THREADS)
 }
 
 fn open_browser(url: &str) {

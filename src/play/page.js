@@ -217,6 +217,8 @@ function render() {
   b.version = state.version;
   drawBoard(); drawMoves(); drawVerdict(); drawHelp(); drawStatus();
   $("pgn").href = $("result-pgn").href = `/api/game/${state.id}/pgn`;
+  // The first complete drawing, in ms since the navigation began (docs/play.md, "Latency").
+  if (!b.readyMs) b.readyMs = Math.round(performance.now());
 }
 
 function show(next) {

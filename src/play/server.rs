@@ -41,6 +41,9 @@ pub struct Settings {
     /// Thinking time of the first verdict search (the re-search of the
     /// played move gets at most as much again).
     pub verdict_ms: u64,
+    /// Threads of each verdict's searches (and of the preparation while
+    /// the learner thinks).
+    pub verdict_threads: usize,
     /// Where the learner's mistakes are kept as puzzles (JSON lines).
     pub puzzles: Option<std::path::PathBuf>,
 }
@@ -232,7 +235,12 @@ impl Server {
                 .unwrap_or_else(|e| e.into_inner())
                 .next_u64()
         );
-        let slot = Arc::new(Slot::new(game, self.eval.clone(), id_seed(&id)));
+        let slot = Arc::new(Slot::new(
+            game,
+            self.eval.clone(),
+            self.settings.verdict_threads,
+            id_seed(&id),
+        ));
         {
             let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
             if games.oldest_first.len() >= MAX_GAMES {
@@ -305,7 +313,13 @@ impl Server {
                 let budget = Budget::Millis(self.settings.verdict_ms);
                 let judged = match slot.take_preparation(&position) {
                     Some(coach) => coach.judge(mv, budget),
-                    None => judge(&position, mv, budget, slot.eval.clone()),
+                    None => judge(
+                        &position,
+                        mv,
+                        budget,
+                        slot.eval.clone(),
+                        slot.verdict_threads,
+                    ),
                 };
                 let mut game = slot.lock();
                 if game.generation != generation {
@@ -394,12 +408,19 @@ impl Server {
         };
         let budget = Budget::Millis(self.settings.verdict_ms);
         let verdict = if think_ms > 0 {
-            let preparation = Preparation::start(&position, self.eval.clone(), think_ms)
+            let threads = self.settings.verdict_threads;
+            let preparation = Preparation::start(&position, self.eval.clone(), threads, think_ms)
                 .map_err(Refusal::Conflict)?;
             std::thread::sleep(std::time::Duration::from_millis(think_ms));
             preparation.judge(mv, budget)
         } else {
-            judge(&position, mv, budget, self.eval.clone())
+            judge(
+                &position,
+                mv,
+                budget,
+                self.eval.clone(),
+                self.settings.verdict_threads,
+            )
         }
         .map_err(Refusal::Conflict)?;
         Ok(json_response(

@@ -8,7 +8,7 @@
 // check; every wait is bounded.
 import { chromium } from "playwright-core";
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -98,6 +98,8 @@ try {
   const fenBefore = await data(page, "fen");
   await page.reload();
   await page.waitForFunction(() => document.body.dataset.state === "ready", null, WAIT);
+  // Printed, not checked: speed is measured, not asserted (docs/play.md, "Latency").
+  console.log(`page ready ${await data(page, "readyMs")} ms after the reload began (board drawn, game state fetched)`);
   check(await data(page, "fen") === fenBefore && await data(page, "ply") === "2", "a reload keeps the game");
   await page.keyboard.press("ArrowLeft");
   check(await data(page, "fen") !== fenBefore, "← steps back through the game");
@@ -236,4 +238,5 @@ print(node.san(), sorted(node.nags), node.comment)
 } finally {
   await browser.close();
   child.kill();
+  rmSync(work, { recursive: true, force: true });
 }

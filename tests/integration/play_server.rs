@@ -14,12 +14,18 @@ use serde_json::{Value, json};
 struct Server {
     child: Child,
     address: String,
+    puzzles: std::path::PathBuf,
 }
 
 impl Server {
     fn start(extra: &[&str]) -> Server {
-        let puzzles =
-            std::env::temp_dir().join(format!("tarpon-play-puzzles-{}.jsonl", std::process::id()));
+        // One file per server: tests run in parallel in one process.
+        static SERVERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = SERVERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let puzzles = std::env::temp_dir().join(format!(
+            "tarpon-play-puzzles-{}-{n}.jsonl",
+            std::process::id()
+        ));
         let mut child = Command::new(env!("CARGO_BIN_EXE_tarpon"))
             .args(["play", "--port", "0", "--verdict-ms", "300", "--puzzles"])
             .arg(&puzzles)
@@ -38,7 +44,11 @@ impl Server {
             .and_then(|rest| rest.strip_suffix('/'))
             .unwrap_or_else(|| panic!("unexpected first line {first:?}"))
             .to_string();
-        Server { child, address }
+        Server {
+            child,
+            address,
+            puzzles,
+        }
     }
 
     /// One request; the status and the body.
@@ -106,6 +116,7 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        let _ = std::fs::remove_file(&self.puzzles);
     }
 }
 
@@ -390,6 +401,27 @@ fn fifty_concurrent_requests_from_several_games_are_all_answered() {
         server.settled(&ids[0])["moves"].as_array().map(Vec::len),
         Some(2)
     );
+}
+
+#[test]
+fn bad_verdict_settings_are_refused_before_listening() {
+    for (flag, value) in [
+        ("--verdict-ms", "0"),
+        ("--verdict-threads", "0"),
+        ("--verdict-threads", "65"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tarpon"))
+            .args(["play", "--port", "0", flag, value])
+            .output()
+            .expect("run tarpon play");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{flag} {value} was accepted");
+        assert!(
+            stderr.contains(flag) && !stderr.contains("panicked"),
+            "{flag} {value}: {stderr}"
+        );
+        assert!(String::from_utf8_lossy(&out.stdout).is_empty());
+    }
 }
 
 #[test]

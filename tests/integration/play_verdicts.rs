@@ -10,7 +10,7 @@ use tarpon::position::Position;
 fn verdict(fen: &str, mv: &str, depth: u32) -> tarpon::explain::game::verdict::Verdict {
     let pos = Position::from_fen(fen, false).expect("test FEN");
     let played = pos.parse_uci(mv).expect("test move");
-    judge(&pos, played, Budget::Depth(depth), EvalChoice::default()).expect("a verdict")
+    judge(&pos, played, Budget::Depth(depth), EvalChoice::default(), 1).expect("a verdict")
 }
 
 #[test]
@@ -64,7 +64,7 @@ fn a_verdict_prepared_while_the_learner_thinks_judges_the_same_way() {
     let blunder = pos.parse_uci("g2g4").expect("test move");
     // Long enough to be taken (its budget is 1 ms), far shorter than its
     // own limit: the verdict stops it.
-    let preparation = Preparation::start(&pos, EvalChoice::default(), 60_000).expect("a search");
+    let preparation = Preparation::start(&pos, EvalChoice::default(), 2, 60_000).expect("a search");
     std::thread::sleep(std::time::Duration::from_millis(200));
     let started = std::time::Instant::now();
     let v = preparation
@@ -77,5 +77,5 @@ fn a_verdict_prepared_while_the_learner_thinks_judges_the_same_way() {
         "the preparation was stopped"
     );
     // Dropped unused, it stops too (the test would hang otherwise).
-    drop(Preparation::start(&pos, EvalChoice::default(), 60_000).expect("a search"));
+    drop(Preparation::start(&pos, EvalChoice::default(), 2, 60_000).expect("a search"));
 }

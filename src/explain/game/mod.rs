@@ -153,7 +153,8 @@ pub fn annotate(
     let mut reports = Vec::with_capacity(game.moves.len());
     for &m in &game.moves {
         heat::accumulate(heat, &pos);
-        let v = verdict::judge(&pos, m, engine.budget(), engine.eval.clone())?;
+        // One thread: a page made at a fixed depth reads the same every time.
+        let v = verdict::judge(&pos, m, engine.budget(), engine.eval.clone(), 1)?;
         let best_san = v.best_line.first().map_or("-".to_string(), |&b| {
             search_view::san_line(&pos, &[b]).concat()
         });

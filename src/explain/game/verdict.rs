@@ -137,18 +137,21 @@ const CONFIRM_EXTRA_DEPTH: u32 = 2;
 /// best, then searches the best and the played move alone, deeper, and
 /// judges `played` by the winning chances it lost there. A time budget
 /// gives each search its time; a depth `d` takes the second to `d + 2`.
-/// `pos` must have `played` among its legal moves.
+/// `pos` must have `played` among its legal moves. More than one thread
+/// searches deeper in the same time but makes a fixed depth's answer vary
+/// from run to run.
 pub fn judge(
     pos: &Position,
     played: Move,
     budget: Budget,
     eval: EvalChoice,
+    threads: usize,
 ) -> Result<Verdict, String> {
     debug_assert!(pos.legal_moves().contains(&played));
     let pos = pos.clone();
     on_search_thread(move || {
         let tt = TranspositionTable::new(HASH_MB);
-        judge_here(&pos, played, budget, &eval, &tt, None)
+        judge_here(&pos, played, budget, &eval, threads, &tt, None)
     })
 }
 
@@ -174,6 +177,7 @@ fn on_search_thread<T: Send>(job: impl FnOnce() -> Result<T, String> + Send) -> 
 pub struct Preparation {
     position: Position,
     eval: EvalChoice,
+    threads: usize,
     tt: Arc<TranspositionTable>,
     control: Arc<SearchControl>,
     started: Instant,
@@ -181,9 +185,14 @@ pub struct Preparation {
 }
 
 impl Preparation {
-    /// Starts searching `pos` (two principal variations) for at most
-    /// `max_ms`.
-    pub fn start(pos: &Position, eval: EvalChoice, max_ms: u64) -> Result<Preparation, String> {
+    /// Starts searching `pos` (two principal variations, on `threads`
+    /// threads; the verdict uses as many) for at most `max_ms`.
+    pub fn start(
+        pos: &Position,
+        eval: EvalChoice,
+        threads: usize,
+        max_ms: u64,
+    ) -> Result<Preparation, String> {
         let tt = Arc::new(TranspositionTable::new(HASH_MB));
         let control = Arc::new(SearchControl::new());
         let search = {
@@ -199,6 +208,7 @@ impl Preparation {
                     let config = SearchConfig {
                         eval,
                         multipv: 2,
+                        threads,
                         ..SearchConfig::default()
                     };
                     run_search(&pos, &limits, &config, &tt, &control, &mut |_| {})
@@ -208,6 +218,7 @@ impl Preparation {
         Ok(Preparation {
             position: pos.clone(),
             eval,
+            threads,
             tt,
             control,
             started: Instant::now(),
@@ -239,7 +250,8 @@ impl Preparation {
                     }
             });
         let (pos, eval, tt) = (self.position.clone(), self.eval.clone(), self.tt.clone());
-        on_search_thread(move || judge_here(&pos, played, budget, &eval, &tt, prepared))
+        let threads = self.threads;
+        on_search_thread(move || judge_here(&pos, played, budget, &eval, threads, &tt, prepared))
     }
 }
 
@@ -259,6 +271,7 @@ fn judge_here(
     played: Move,
     budget: Budget,
     eval: &EvalChoice,
+    threads: usize,
     tt: &TranspositionTable,
     prepared: Option<SearchOutcome>,
 ) -> Result<Verdict, String> {
@@ -266,6 +279,7 @@ fn judge_here(
         let config = SearchConfig {
             eval: eval.clone(),
             multipv,
+            threads,
             ..SearchConfig::default()
         };
         run_search(
