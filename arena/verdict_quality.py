@@ -10,7 +10,9 @@ Two steps, so the slow reference runs once:
       blunder-rich sample, the same positions with a seeded random legal move
       instead of the game move. Writes JSON lines. `--from REF` judges the
       positions and moves of an earlier reference instead of sampling; `--shard
-      i/n` judges every n-th of them, so n processes share the cores.
+      i/n` judges every n-th of them, so n processes share the cores;
+      `--shuffle SEED` takes them in a random order, so a run stopped early
+      has judged a fair sample.
   compare: start `tarpon play`, ask it for the verdict of each move with the
       page's own search and time budget (`POST /api/judge`), and report
       class agreement, the confusion table, blunder recall, and how often the
@@ -55,10 +57,22 @@ def score_cp(pov_score):
     return pov_score.score(mate_score=100000)
 
 
-def classify(loss, played_best):
-    """The same thresholds as src/play/verdict.rs (Win% points lost)."""
+MATE = 90000  # python-chess scores a mate as 100000 less its distance
+
+
+def classify(loss, played_best, best_cp=0, played_cp=0):
+    """The same rules as `move_label` in src/explain/game/verdict.rs: Win%
+    points lost, except that a forced mate allowed or let go is judged by the
+    other score (lichess's MateAdvice)."""
     if played_best:
         return "best"
+    by_other = lambda cp: "inaccuracy" if cp > 999 else "mistake" if cp > 700 else "blunder"
+    if best_cp >= MATE and played_cp <= -MATE:
+        return "blunder"
+    if abs(best_cp) < MATE and played_cp <= -MATE:
+        return by_other(-best_cp)
+    if best_cp >= MATE and abs(played_cp) < MATE:
+        return by_other(played_cp)
     if loss >= 15:
         return "blunder"
     if loss >= 10:
@@ -66,6 +80,11 @@ def classify(loss, played_best):
     if loss >= 5:
         return "inaccuracy"
     return "good"
+
+
+def reference_class(row):
+    """A reference row's class by today's rules (older files stored theirs)."""
+    return classify(row["loss"], row["move"] == row["best"], row["best_cp"], row["played_cp"])
 
 
 def sample_positions(paths, count, seed):
@@ -103,6 +122,9 @@ def reference_positions(args):
 
 def reference(args):
     positions = reference_positions(args)
+    if args.shuffle is not None:
+        # A slow reference stopped early then still judges a fair sample.
+        random.Random(args.shuffle).shuffle(positions)
     shard, shards = (int(x) for x in args.shard.split("/"))
     if not 0 <= shard < shards:
         sys.exit("--shard: i/n with 0 <= i < n")
@@ -135,7 +157,7 @@ def reference(args):
             loss = max(0.0, win_percent(best_cp) - win_percent(played_cp))
             row = dict(fen=fen, move=played, source=source, best=best, best_cp=best_cp,
                        played_cp=played_cp, loss=round(loss, 2),
-                       verdict=classify(loss, played == best),
+                       verdict=classify(loss, played == best, best_cp, played_cp),
                        depth=info.get("depth"), seconds=round(info.get("time", 0), 2))
             out.write(json.dumps(row) + "\n")
             out.flush()
@@ -178,7 +200,7 @@ def compare(args):
             seconds.append(time.time() - start - args.think_ms / 1000)
             ours = state["verdict"]["class"]
             ours = "best" if ours == "great" else ours
-            confusion[(row["verdict"], ours)] += 1
+            confusion[(reference_class(row), ours)] += 1
             if rows_out:
                 verdict = state["verdict"]
                 rows_out.write(json.dumps(dict(row, ours=ours, our_loss=verdict.get("loss"),
@@ -197,13 +219,13 @@ def compare(args):
 def score(args):
     reference = {(r["fen"], r["move"]): r for r in map(json.loads, open(args.reference))}
     rows = [json.loads(line) for line in open(args.rows)]
+    # A reference stopped early (--shuffle) covers a sample of the rows.
+    rows = [r for r in rows if (r["fen"], r["move"]) in reference]
     confusion = {(a, b): 0 for a in CLASSES for b in CLASSES}
     judged = []
     for row in rows:
-        ref = reference.get((row["fen"], row["move"]))
-        if ref is None:
-            sys.exit(f"score: {row['fen']} {row['move']} is not in {args.reference}")
-        confusion[(ref["verdict"], row["ours"])] += 1
+        ref = reference[(row["fen"], row["move"])]
+        confusion[(reference_class(ref), row["ours"])] += 1
         judged.append(ref)
     report(judged, confusion, [r["seconds"] for r in rows if "seconds" in r])
 
@@ -274,6 +296,8 @@ def main():
     r.add_argument("--from", dest="source_reference",
                    help="judge the positions and moves of this reference file")
     r.add_argument("--shard", default="0/1", help="i/n: judge positions i, i+n, i+2n, ...")
+    r.add_argument("--shuffle", type=int, metavar="SEED",
+                   help="judge the positions in this seed's random order")
     r.add_argument("--games", type=int, default=300)
     r.add_argument("--random", type=int, default=100)
     r.add_argument("--seed", type=int, default=63)

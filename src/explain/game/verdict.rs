@@ -388,11 +388,15 @@ pub fn verdict_from_lines(
     // score (search noise): then it is the best.
     let best_win = win_percent(best.score).max(win_percent(played_line.score));
     let loss = (best_win - win_percent(played_line.score)).max(0.0);
-    let class = label(loss, played_best);
+    let class = if played_best {
+        Label::Best
+    } else {
+        move_label(best.score, played_line.score, loss)
+    };
     let only_move = played_best
         && second.is_some_and(|s| {
-            let second_loss = best_win - win_percent(s.score);
-            label_rank(label(second_loss, false)) > label_rank(Label::Good)
+            let second_loss = (best_win - win_percent(s.score)).max(0.0);
+            label_rank(move_label(best.score, s.score, second_loss)) > label_rank(Label::Good)
         });
     Verdict {
         label: class,
@@ -403,6 +407,28 @@ pub fn verdict_from_lines(
         played_line: played_line.pv.clone(),
         played_score: played_line.score,
         depth,
+    }
+}
+
+/// The label of a move that is not the best: a forced mate allowed or
+/// thrown away is judged by the other side's score (lichess's `MateAdvice`:
+/// a blunder, a mistake when that score is past 700 cp, an inaccuracy past
+/// 999 cp), since winning chances count a mate as only 1000 cp; anything
+/// else by `loss`, the Win% points lost. Scores are the mover's.
+pub fn move_label(best: Score, played: Score, loss: f64) -> Label {
+    let by_other_score = |cp: i32| match cp {
+        c if c > 999 => Label::Inaccuracy,
+        c if c > 700 => Label::Mistake,
+        _ => Label::Blunder,
+    };
+    match (best, played) {
+        // Had a forced mate, now gets mated.
+        (Score::Mate(b), Score::Mate(p)) if b > 0 && p <= 0 => Label::Blunder,
+        // Allowed a forced mate: how lost was it already?
+        (Score::Cp(cp), Score::Mate(p)) if p <= 0 => by_other_score(-cp),
+        // Let a forced mate go: how won is it still?
+        (Score::Mate(b), Score::Cp(cp)) if b > 0 => by_other_score(cp),
+        _ => label(loss, false),
     }
 }
 
@@ -450,5 +476,26 @@ mod tests {
         assert_eq!(label(10.0, false), Label::Mistake);
         assert_eq!(label(15.0, false), Label::Blunder);
         assert_eq!(label(30.0, true), Label::Best);
+    }
+
+    #[test]
+    fn a_forced_mate_allowed_or_lost_is_judged_by_the_other_score() {
+        let loss = |best, played| (win_percent(best) - win_percent(played)).max(0.0);
+        let judge = |best, played| move_label(best, played, loss(best, played));
+        // Allowing mate from −6 is a blunder, though it costs only a few
+        // winning chances (about 7 Win% points: an inaccuracy by loss alone).
+        assert_eq!(label(loss(Score::Cp(-600), Score::Mate(-3)), false), Label::Inaccuracy);
+        assert_eq!(judge(Score::Cp(-600), Score::Mate(-3)), Label::Blunder);
+        assert_eq!(judge(Score::Cp(-800), Score::Mate(-3)), Label::Mistake);
+        assert_eq!(judge(Score::Cp(-1200), Score::Mate(-3)), Label::Inaccuracy);
+        // Letting a mate go: by how much is still won.
+        assert_eq!(judge(Score::Mate(4), Score::Cp(1500)), Label::Inaccuracy);
+        assert_eq!(judge(Score::Mate(4), Score::Cp(800)), Label::Mistake);
+        assert_eq!(judge(Score::Mate(4), Score::Cp(300)), Label::Blunder);
+        assert_eq!(judge(Score::Mate(4), Score::Mate(-5)), Label::Blunder);
+        // A longer mate, a quicker defeat, or no mate at all: Win% decides.
+        assert_eq!(judge(Score::Mate(2), Score::Mate(6)), Label::Good);
+        assert_eq!(judge(Score::Mate(-6), Score::Mate(-2)), Label::Good);
+        assert_eq!(judge(Score::Cp(300), Score::Cp(-300)), Label::Blunder);
     }
 }
