@@ -54,7 +54,10 @@ pub fn run(args: &PlayArgs) -> ExitCode {
         eprintln!("error: --verdict-ms must be at least 1");
         return ExitCode::FAILURE;
     }
-    if args.verdict_threads.is_some_and(|t| !(1..=MAX_VERDICT_THREADS).contains(&t)) {
+    if args
+        .verdict_threads
+        .is_some_and(|t| !(1..=MAX_VERDICT_THREADS).contains(&t))
+    {
         eprintln!("error: --verdict-threads must be 1 to {MAX_VERDICT_THREADS}");
         return ExitCode::FAILURE;
     }

@@ -484,7 +484,10 @@ mod tests {
         let judge = |best, played| move_label(best, played, loss(best, played));
         // Allowing mate from −6 is a blunder, though it costs only a few
         // winning chances (about 7 Win% points: an inaccuracy by loss alone).
-        assert_eq!(label(loss(Score::Cp(-600), Score::Mate(-3)), false), Label::Inaccuracy);
+        assert_eq!(
+            label(loss(Score::Cp(-600), Score::Mate(-3)), false),
+            Label::Inaccuracy
+        );
         assert_eq!(judge(Score::Cp(-600), Score::Mate(-3)), Label::Blunder);
         assert_eq!(judge(Score::Cp(-800), Score::Mate(-3)), Label::Mistake);
         assert_eq!(judge(Score::Cp(-1200), Score::Mate(-3)), Label::Inaccuracy);
