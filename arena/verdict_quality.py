@@ -60,7 +60,7 @@ def score_cp(pov_score):
 MATE = 90000  # python-chess scores a mate as 100000 less its distance
 
 
-def classify(loss, played_best, best_cp=0, played_cp=0):
+def classify(loss, played_best, best_cp, played_cp):
     """The same rules as `move_label` in src/explain/game/verdict.rs: Win%
     points lost, except that a forced mate allowed or let go is judged by the
     other score (lichess's MateAdvice)."""
