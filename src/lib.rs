@@ -24,7 +24,7 @@
 //! | `similar` | master games that reached a position like this one: the LSI index and its queries | |
 //! | `explain` | showing how engines think: search trees, evaluation traces, annotated games, mazes | `eval`, `position`, `rng`, `search` |
 //! | `play` | `tarpon play`: the HTTP server, games by id, the engine's replies and the learner's verdicts, its page, and the maze and search-view pages with their controls | `eval`, `explain`, `position`, `rng`, `search`, `uci` |
-//! | `scan` | reading a board from a picture: finder, square classifier, chess sense, renderer and trainer (feature `scan`) | `explain`, `position`, `rng`, `search`, `train` |
+//! | `scan` | reading a board from a picture: finder, square classifier, chess sense, renderer and trainer, the reader behind UCI's `scan` (feature `scan`) | `explain`, `position`, `rng`, `search`, `train`, `uci` |
 
 pub mod arena;
 pub mod bench;

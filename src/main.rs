@@ -48,6 +48,15 @@ enum Command {
     Params,
 }
 
+/// What the UCI loop's `scan` command reads pictures with, in a build that
+/// has the reader.
+fn picture_reader() -> Option<tarpon::uci::engine::PictureReader> {
+    #[cfg(feature = "scan")]
+    return Some(tarpon::scan::cli::read_for_engine);
+    #[cfg(not(feature = "scan"))]
+    return None;
+}
+
 fn main() -> ExitCode {
     // OpenBench's datagen passes commands as arguments:
     // `tarpon "genfens N seed S book <None|FILE>" "quit"`.
@@ -63,7 +72,7 @@ fn main() -> ExitCode {
     }
     let cli = Cli::parse();
     match cli.command {
-        None | Some(Command::Uci) => tarpon::uci::run(),
+        None | Some(Command::Uci) => tarpon::uci::run(picture_reader()),
         Some(Command::Explain(args)) => tarpon::explain::run(&args),
         Some(Command::Play(args)) => tarpon::play::run(&args),
         Some(Command::Similar(args)) => tarpon::similar::run(&args),

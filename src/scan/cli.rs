@@ -20,6 +20,9 @@ use super::train::{EvalArgs, TrainArgs, run_eval, run_train};
 use super::{CLASSES, class_of, read_plane};
 use crate::explain::json::Json;
 
+/// Below this probability a square's call is in doubt (`--min-confidence`).
+const MIN_CONFIDENCE: f32 = 0.6;
+
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct ScanArgs {
@@ -37,7 +40,7 @@ pub struct ScanArgs {
     #[arg(long, value_enum, default_value = "fen")]
     pub format: Format,
     /// A square called with less probability than this is in doubt (exit 2).
-    #[arg(long, default_value_t = 0.6)]
+    #[arg(long, default_value_t = MIN_CONFIDENCE)]
     pub min_confidence: f32,
     /// Write the fitted grid over the picture and each square's call here.
     #[arg(long)]
@@ -156,19 +159,8 @@ fn scan(args: &ScanArgs) -> Result<ExitCode, String> {
         eprintln!("tarpon scan: the position read is not legal: {why}");
         sound = false;
     }
-    if !doubtful.is_empty() {
-        let list: Vec<String> = doubtful
-            .iter()
-            .map(|&i| {
-                format!(
-                    "{} ({} {:.2})",
-                    square_name(i),
-                    CLASSES[reading.board[i]],
-                    reading.confidence[i]
-                )
-            })
-            .collect();
-        eprintln!("tarpon scan: squares in doubt: {}", list.join(", "));
+    if let Some(doubts) = doubts(&reading, &doubtful) {
+        eprintln!("tarpon scan: {doubts}");
         sound = false;
     }
     if args.analyse {
@@ -182,6 +174,56 @@ fn scan(args: &ScanArgs) -> Result<ExitCode, String> {
     } else {
         ExitCode::from(2)
     })
+}
+
+/// "squares in doubt: e4 (P 0.42), …", or `None` when there are none.
+fn doubts(reading: &Reading, doubtful: &[usize]) -> Option<String> {
+    if doubtful.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = doubtful
+        .iter()
+        .map(|&i| {
+            format!(
+                "{} ({} {:.2})",
+                square_name(i),
+                CLASSES[reading.board[i]],
+                reading.confidence[i]
+            )
+        })
+        .collect();
+    Some(format!("squares in doubt: {}", list.join(", ")))
+}
+
+/// The UCI loop's `scan` (`uci::engine::PictureReader`): the FEN of a legal
+/// position read from the picture, with the squares in doubt (below the
+/// command line's default confidence) as a warning.
+pub fn read_for_engine(
+    request: &crate::uci::command::ScanRequest,
+) -> Result<(String, Option<String>), String> {
+    let path = Path::new(&request.path);
+    let image = picture::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let net = load_net(None)?;
+    let bottom = match request.white_at_bottom {
+        None => Bottom::Auto,
+        Some(true) => Bottom::White,
+        Some(false) => Bottom::Black,
+    };
+    let to_move = request
+        .white_to_move
+        .map(|white| if white { Side::White } else { Side::Black });
+    let (_, reading) = read_plane(&net, &Plane::from_rgb(&image), bottom, to_move)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Some(why) = &reading.illegal {
+        return Err(format!(
+            "the position read ({}) is not legal: {why}",
+            reading.fen
+        ));
+    }
+    let doubtful: Vec<usize> = (0..64)
+        .filter(|&i| reading.confidence[i] < MIN_CONFIDENCE)
+        .collect();
+    Ok((reading.fen.clone(), doubts(&reading, &doubtful)))
 }
 
 /// Each square's probability in percent, laid out as the FEN reads.

@@ -63,6 +63,9 @@ pub enum Command {
     },
     /// `help`: the commands the loop understands, one line each.
     Help,
+    /// `scan [bottom white|black] [tomove w|b] PATH`: the position read from
+    /// a picture of a board (`tarpon scan`), when the build has the reader.
+    Scan(ScanRequest),
     /// A blank line: nothing to do.
     Empty,
     /// A known command with arguments that make no sense.
@@ -72,6 +75,15 @@ pub enum Command {
     },
     /// A line whose first word is no command we know.
     Unknown(String),
+}
+
+/// What the `scan` command asks for: the picture and what the reader should
+/// not guess (`None`: read from the position).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScanRequest {
+    pub path: String,
+    pub white_at_bottom: Option<bool>,
+    pub white_to_move: Option<bool>,
 }
 
 /// What `help` prints: every command the loop understands, with one line
@@ -119,6 +131,10 @@ pub const HELP: &[(&str, &str)] = &[
     (
         "bench [depth]",
         "search the bench positions: node count signature and speed",
+    ),
+    (
+        "scan [bottom white|black] [tomove w|b] <picture>",
+        "set the position read from a picture of a board (PNG or JPEG)",
     ),
     ("help", "this list"),
     ("quit", "stop any search and exit"),
@@ -171,6 +187,7 @@ pub fn parse(line: &str) -> Command {
         },
         "setoption" => parse_setoption(rest),
         "position" => parse_position(rest),
+        "scan" => parse_scan(rest),
         "go" => Command::Go(parse_go(rest)),
         "bench" => match rest.first() {
             None => Command::Bench { depth: None },
@@ -181,6 +198,56 @@ pub fn parse(line: &str) -> Command {
         },
         other => Command::Unknown(echo(other)),
     }
+}
+
+/// `scan [bottom white|black] [tomove w|b] PATH`: the words after the
+/// options are the path (a path with spaces keeps single spaces).
+fn parse_scan(mut rest: &[&str]) -> Command {
+    let mut request = ScanRequest {
+        path: String::new(),
+        white_at_bottom: None,
+        white_to_move: None,
+    };
+    loop {
+        match rest {
+            ["bottom", side, more @ ..] => {
+                request.white_at_bottom = match *side {
+                    "white" => Some(true),
+                    "black" => Some(false),
+                    "auto" => None,
+                    other => {
+                        return invalid(
+                            "scan",
+                            format!("bottom '{}': expected white, black or auto", echo(other)),
+                        );
+                    }
+                };
+                rest = more;
+            }
+            ["tomove", side, more @ ..] => {
+                request.white_to_move = match *side {
+                    "w" | "white" => Some(true),
+                    "b" | "black" => Some(false),
+                    other => {
+                        return invalid(
+                            "scan",
+                            format!("tomove '{}': expected w or b", echo(other)),
+                        );
+                    }
+                };
+                rest = more;
+            }
+            [] => {
+                return invalid(
+                    "scan",
+                    "expected 'scan [bottom white|black] [tomove w|b] <picture>'",
+                );
+            }
+            _ => break,
+        }
+    }
+    request.path = rest.join(" ");
+    Command::Scan(request)
 }
 
 fn invalid(command: &'static str, reason: impl Into<String>) -> Command {

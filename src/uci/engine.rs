@@ -24,7 +24,7 @@ use crate::rng::SplitMix64;
 use crate::search::params;
 use crate::search::{HistoryStore, Limits, SearchConfig, SearchControl, TranspositionTable};
 use crate::tablebase::{ProbeSettings, Syzygy};
-use crate::uci::command::{Command, GoParams, HELP, StartPosition};
+use crate::uci::command::{Command, GoParams, HELP, ScanRequest, StartPosition};
 use crate::uci::display;
 use crate::uci::loaded_net::LoadedNet;
 use crate::uci::options::{Options, name};
@@ -69,7 +69,14 @@ pub struct Engine {
     syzygy: Syzygy,
     /// Set when the engine must stop serving and exit with an error.
     fatal: bool,
+    /// What reads a board from a picture for `scan` (none in a build
+    /// without the `scan` feature; the engine itself knows no pictures).
+    picture_reader: Option<PictureReader>,
 }
+
+/// Reads the picture a `scan` command names: the FEN of the position and a
+/// warning to pass on (squares in doubt), or why nothing usable was read.
+pub type PictureReader = fn(&ScanRequest) -> Result<(String, Option<String>), String>;
 
 impl Engine {
     pub fn new(out: Output) -> Engine {
@@ -89,7 +96,14 @@ impl Engine {
             net: LoadedNet::embedded(),
             syzygy: Syzygy::default(),
             fatal: false,
+            picture_reader: None,
         }
+    }
+
+    /// Lets `scan` read pictures with `reader`.
+    pub fn with_picture_reader(mut self, reader: PictureReader) -> Engine {
+        self.picture_reader = Some(reader);
+        self
     }
 
     /// Answers one command read at `received`; `false` means quit.
@@ -125,6 +139,7 @@ impl Engine {
             Command::Eval => self.print_eval(),
             Command::Bench { depth } => self.bench(depth),
             Command::Help => self.help(),
+            Command::Scan(request) => self.scan(&request),
             Command::Empty => {}
             Command::Invalid { command, reason } => {
                 self.out.info(&format!("error: {command}: {reason}"));
@@ -152,6 +167,37 @@ impl Engine {
             "{ENGINE_NAME} by {ENGINE_AUTHOR}; net {net}; simd {}; type 'help' for the commands",
             SimdPath::fastest().name()
         ));
+    }
+
+    /// `scan`: the position becomes the one read from the picture, or stays
+    /// as it was when the picture gives no legal position.
+    fn scan(&mut self, request: &ScanRequest) {
+        let Some(read) = self.picture_reader else {
+            self.out
+                .info("error: scan: this build reads no pictures (the 'scan' feature is off)");
+            return;
+        };
+        if self.job.is_some() {
+            self.out
+                .info("error: scan: not while searching; position unchanged");
+            return;
+        }
+        match read(request) {
+            Ok((fen, warning)) => {
+                match self.set_position(&StartPosition::Fen(fen.clone()), &[]) {
+                    Ok(()) => self.out.info(&format!("scan: position set: {fen}")),
+                    Err(e) => self
+                        .out
+                        .info(&format!("error: scan: {e}; position unchanged")),
+                }
+                if let Some(warning) = warning {
+                    self.out.info(&format!("scan: {warning}"));
+                }
+            }
+            Err(e) => self
+                .out
+                .info(&format!("error: scan: {e}; position unchanged")),
+        }
     }
 
     fn help(&self) {

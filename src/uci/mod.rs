@@ -26,8 +26,9 @@ use command::Command;
 use engine::Engine;
 use output::Output;
 
-/// Runs the UCI loop on stdin/stdout until `quit` or the end of input.
-pub fn run() -> ExitCode {
+/// Runs the UCI loop on stdin/stdout until `quit` or the end of input;
+/// `scan` reads pictures with `picture_reader` where the build has one.
+pub fn run(picture_reader: Option<engine::PictureReader>) -> ExitCode {
     let (sender, receiver) = channel::unbounded::<(Command, Instant)>();
     let reader = thread::Builder::new()
         .name("uci-reader".into())
@@ -55,6 +56,9 @@ pub fn run() -> ExitCode {
         return ExitCode::FAILURE;
     }
     let mut engine = Engine::new(Output::stdout());
+    if let Some(reader) = picture_reader {
+        engine = engine.with_picture_reader(reader);
+    }
     engine.greet();
     // The channel closes when stdin ends: treat that as `quit`.
     for (command, received) in receiver {

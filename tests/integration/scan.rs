@@ -249,3 +249,67 @@ fn crc32(data: &[u8]) -> u32 {
     }
     !crc
 }
+
+#[test]
+fn the_uci_loop_sets_the_position_read_from_a_picture_and_keeps_serving() {
+    use crate::common::uci_engine::Engine;
+    let mut e = Engine::start();
+    e.send(&format!("scan {}", fixture("merida-black-bottom.png")));
+    let lines = e.ready();
+    assert!(
+        lines.iter().any(|l| l
+            == "info string scan: position set: 2r3k1/pp3ppp/4p3/3n4/3P4/5N2/PP3PPP/2R3K1 w - - 0 1"),
+        "{lines:?}"
+    );
+    let board = e.display();
+    assert!(
+        board
+            .iter()
+            .any(|l| l == "Fen: 2r3k1/pp3ppp/4p3/3n4/3P4/5N2/PP3PPP/2R3K1 w - - 0 1"),
+        "{board:?}"
+    );
+    // Black to move, and the orientation forced the wrong way: the mirror
+    // image has White's pawns on Black's side, still a legal position.
+    e.send(&format!(
+        "scan tomove b bottom white {}",
+        fixture("merida-black-bottom.png")
+    ));
+    let lines = e.ready();
+    assert!(
+        lines.iter().any(|l| l.starts_with(
+            "info string scan: position set: 1K3R2/PPP3PP/2N5/4P3/4n3/3p4/ppp3pp/1k3r2 b"
+        )),
+        "{lines:?}"
+    );
+    // Bad requests: a clear message, the position unchanged, still serving.
+    let dir = temp_dir("uci-scan");
+    let not_a_picture = dir.join("notes.txt");
+    std::fs::write(&not_a_picture, "not a picture").expect("write");
+    for (request, message) in [
+        ("scan", "expected 'scan"),
+        ("scan bottom sideways x.png", "bottom 'sideways'"),
+        ("scan /no/such/picture.png", "position unchanged"),
+        (
+            &format!("scan {}", not_a_picture.display()),
+            "not a PNG or JPEG",
+        ),
+    ] {
+        e.send(request);
+        let lines = e.ready();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error: scan") && l.contains(message)),
+            "{request}: {lines:?}"
+        );
+    }
+    let board = e.display();
+    assert!(
+        board
+            .iter()
+            .any(|l| l.starts_with("Fen: 1K3R2/PPP3PP/2N5/4P3/4n3/3p4/ppp3pp/1k3r2 b")),
+        "{board:?}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+    e.finish();
+}
