@@ -34,8 +34,8 @@ pub enum Refusal {
     Forbidden(String),
     /// No such game, page or action.
     NotFound(String),
-    /// A request body over the limit.
-    TooLarge,
+    /// A request body over the limit (in bytes) of its route.
+    TooLarge(usize),
 }
 
 pub type Outcome<T> = Result<T, Refusal>;

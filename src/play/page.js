@@ -57,6 +57,7 @@ function squareOrder() {
 function drawBoard() {
   const board = $("board");
   board.textContent = "";
+  document.body.dataset.flipped = String(flipped);
   const placed = pieces(shownFen());
   const ply = shownPly();
   const last = ply > 0 ? state.moves[ply - 1].uci : null;
@@ -360,6 +361,22 @@ async function newGame(event) {
   } catch (e) { say(e.message); }
 }
 
+// A picture of a board (dropped on the board or chosen in the form) starts a
+// new game from the position `tarpon scan` reads in it.
+async function scanPicture(file) {
+  if (!file) return;
+  const note = (text) => { $("picture-note").textContent = text; };
+  note("Reading the picture…");
+  try {
+    const response = await fetch("/api/scan", { method: "POST", body: file });
+    const read = await response.json().catch(() => ({ error: "bad answer" }));
+    if (!response.ok) throw new Error(read.error || response.statusText);
+    $("start").value = read.fen;
+    await newGame();
+    note(`Read from the picture: ${read.fen}` + (read.doubts ? ` (${read.doubts}: check them)` : ""));
+  } catch (e) { note("The picture: " + e.message); }
+}
+
 function listen(id) {
   if (events) events.close();
   events = new EventSource(`/api/game/${id}/events`);
@@ -431,6 +448,14 @@ async function init() {
   $("heat").onchange = render;
   $("typed").onsubmit = (e) => { e.preventDefault(); const t = $("typed-move").value.trim(); if (t) { $("typed-move").value = ""; sendMove(t); } };
   const board = $("board-wrap");
+  board.addEventListener("dragover", (e) => { e.preventDefault(); board.classList.add("drop-target"); });
+  board.addEventListener("dragleave", () => board.classList.remove("drop-target"));
+  board.addEventListener("drop", (e) => {
+    e.preventDefault();
+    board.classList.remove("drop-target");
+    scanPicture(e.dataTransfer.files[0]);
+  });
+  $("picture").onchange = () => scanPicture($("picture").files[0]);
   board.addEventListener("pointerdown", onPointerDown);
   window.addEventListener("pointermove", onPointerMove);
   window.addEventListener("pointerup", onPointerUp);

@@ -26,6 +26,9 @@ use crate::rng::SplitMix64;
 
 /// Largest request body read; more is refused (413) unread.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
+/// The largest picture `POST /api/scan` reads (a 4K screenshot as PNG is
+/// well under it).
+pub const MAX_PICTURE_BYTES: usize = 16 * 1024 * 1024;
 /// Games kept; the oldest goes when a new one would exceed this.
 const MAX_GAMES: usize = 256;
 /// The longest a `/api/judge` request may "think" before its move.
@@ -122,7 +125,14 @@ impl Server {
                 }
             };
         }
-        let body = match read_body(&mut request) {
+        if method == Method::Post && parts == ["api", "scan"] {
+            let reply = read_bytes(&mut request, MAX_PICTURE_BYTES).and_then(|b| scan_reply(&b));
+            let _ = request.respond(reply.unwrap_or_else(refusal_response));
+            return;
+        }
+        let body = match read_bytes(&mut request, MAX_BODY_BYTES)
+            .and_then(|bytes| String::from_utf8(bytes).map_err(|_| bad("the body is not UTF-8")))
+        {
             Ok(body) => body,
             Err(refusal) => {
                 let _ = request.respond(refusal_response(refusal));
@@ -545,20 +555,45 @@ fn str_field<'a>(args: &'a Value, key: &str) -> Outcome<Option<&'a str>> {
     }
 }
 
-fn read_body(request: &mut Request) -> Outcome<String> {
-    if request.body_length().is_some_and(|n| n > MAX_BODY_BYTES) {
-        return Err(Refusal::TooLarge);
+/// The request's body, refused past `limit` bytes before more is read.
+fn read_bytes(request: &mut Request, limit: usize) -> Outcome<Vec<u8>> {
+    if request.body_length().is_some_and(|n| n > limit) {
+        return Err(Refusal::TooLarge(limit));
     }
     let mut bytes = Vec::new();
     request
         .as_reader()
-        .take(MAX_BODY_BYTES as u64 + 1)
+        .take(limit as u64 + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| bad(format!("cannot read the body: {e}")))?;
-    if bytes.len() > MAX_BODY_BYTES {
-        return Err(Refusal::TooLarge);
+    if bytes.len() > limit {
+        return Err(Refusal::TooLarge(limit));
     }
-    String::from_utf8(bytes).map_err(|_| bad("the body is not UTF-8"))
+    Ok(bytes)
+}
+
+/// `POST /api/scan`: the position in a picture of a board (the page's
+/// dropped image), as `{fen, white_at_bottom, doubts}`.
+#[cfg(feature = "scan")]
+fn scan_reply(bytes: &[u8]) -> Reply {
+    use crate::scan::{picture, scan_picture, sense::Bottom};
+    let image = picture::decode(bytes).map_err(|e| bad(format!("the picture: {e}")))?;
+    let scanned = scan_picture(&image, Bottom::Auto, None).map_err(bad)?;
+    Ok(json_response(
+        200,
+        &json!({
+            "fen": scanned.fen,
+            "white_at_bottom": scanned.white_at_bottom,
+            "doubts": scanned.doubts,
+        }),
+    ))
+}
+
+#[cfg(not(feature = "scan"))]
+fn scan_reply(_: &[u8]) -> Reply {
+    Err(Refusal::NotFound(
+        "this build reads no pictures (the 'scan' feature is off)".into(),
+    ))
 }
 
 /// `text/event-stream` of the game's state: one `data:` event now and one on
@@ -631,8 +666,6 @@ fn refusal_response(refusal: Refusal) -> Response<std::io::Cursor<Vec<u8>>> {
         Refusal::Forbidden(t) => error_response(403, &t),
         Refusal::NotFound(t) => error_response(404, &t),
         Refusal::Conflict(t) => error_response(409, &t),
-        Refusal::TooLarge => {
-            error_response(413, &format!("the body is over {MAX_BODY_BYTES} bytes"))
-        }
+        Refusal::TooLarge(limit) => error_response(413, &format!("the body is over {limit} bytes")),
     }
 }

@@ -17,11 +17,8 @@ use super::picture::{self, Plane};
 use super::render::{self, Styles};
 use super::sense::{Bottom, Reading, Side, square_name};
 use super::train::{EvalArgs, TrainArgs, run_eval, run_train};
-use super::{CLASSES, class_of, read_plane};
+use super::{CLASSES, MIN_CONFIDENCE, class_of, doubts, read_plane, scan_picture};
 use crate::explain::json::Json;
-
-/// Below this probability a square's call is in doubt (`--min-confidence`).
-const MIN_CONFIDENCE: f32 = 0.6;
 
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -176,34 +173,13 @@ fn scan(args: &ScanArgs) -> Result<ExitCode, String> {
     })
 }
 
-/// "squares in doubt: e4 (P 0.42), …", or `None` when there are none.
-fn doubts(reading: &Reading, doubtful: &[usize]) -> Option<String> {
-    if doubtful.is_empty() {
-        return None;
-    }
-    let list: Vec<String> = doubtful
-        .iter()
-        .map(|&i| {
-            format!(
-                "{} ({} {:.2})",
-                square_name(i),
-                CLASSES[reading.board[i]],
-                reading.confidence[i]
-            )
-        })
-        .collect();
-    Some(format!("squares in doubt: {}", list.join(", ")))
-}
-
 /// The UCI loop's `scan` (`uci::engine::PictureReader`): the FEN of a legal
-/// position read from the picture, with the squares in doubt (below the
-/// command line's default confidence) as a warning.
+/// position read from the picture, with the squares in doubt as a warning.
 pub fn read_for_engine(
     request: &crate::uci::command::ScanRequest,
 ) -> Result<(String, Option<String>), String> {
     let path = Path::new(&request.path);
     let image = picture::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let net = load_net(None)?;
     let bottom = match request.white_at_bottom {
         None => Bottom::Auto,
         Some(true) => Bottom::White,
@@ -212,18 +188,9 @@ pub fn read_for_engine(
     let to_move = request
         .white_to_move
         .map(|white| if white { Side::White } else { Side::Black });
-    let (_, reading) = read_plane(&net, &Plane::from_rgb(&image), bottom, to_move)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    if let Some(why) = &reading.illegal {
-        return Err(format!(
-            "the position read ({}) is not legal: {why}",
-            reading.fen
-        ));
-    }
-    let doubtful: Vec<usize> = (0..64)
-        .filter(|&i| reading.confidence[i] < MIN_CONFIDENCE)
-        .collect();
-    Ok((reading.fen.clone(), doubts(&reading, &doubtful)))
+    let scanned =
+        scan_picture(&image, bottom, to_move).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((scanned.fen, scanned.doubts))
 }
 
 /// Each square's probability in percent, laid out as the FEN reads.

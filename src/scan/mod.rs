@@ -53,6 +53,64 @@ pub fn classify_squares(
     })
 }
 
+/// Below this probability a square's call is in doubt (`--min-confidence`).
+pub const MIN_CONFIDENCE: f32 = 0.6;
+
+/// A legal position read from a picture, for the engine loop's `scan` and
+/// `tarpon play`'s dropped pictures.
+pub struct Scanned {
+    pub fen: String,
+    pub white_at_bottom: bool,
+    /// "squares in doubt: e4 (P 0.42), …" when some call is below
+    /// [`MIN_CONFIDENCE`].
+    pub doubts: Option<String>,
+}
+
+/// Reads `image` with the embedded net: the legal position it shows, or why
+/// there is none (no board, an illegal reading).
+pub fn scan_picture(
+    image: &image::RgbImage,
+    bottom: sense::Bottom,
+    to_move: Option<sense::Side>,
+) -> Result<Scanned, String> {
+    let net = net::Net::embedded().map_err(|e| format!("the embedded scan net: {e}"))?;
+    let (_, reading) = read_plane(&net, &picture::Plane::from_rgb(image), bottom, to_move)
+        .map_err(|e| e.to_string())?;
+    if let Some(why) = &reading.illegal {
+        return Err(format!(
+            "the position read ({}) is not legal: {why}",
+            reading.fen
+        ));
+    }
+    let doubtful: Vec<usize> = (0..64)
+        .filter(|&i| reading.confidence[i] < MIN_CONFIDENCE)
+        .collect();
+    Ok(Scanned {
+        doubts: doubts(&reading, &doubtful),
+        white_at_bottom: reading.white_at_bottom,
+        fen: reading.fen,
+    })
+}
+
+/// "squares in doubt: e4 (P 0.42), …", or `None` when there are none.
+pub fn doubts(reading: &sense::Reading, doubtful: &[usize]) -> Option<String> {
+    if doubtful.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = doubtful
+        .iter()
+        .map(|&i| {
+            format!(
+                "{} ({} {:.2})",
+                sense::square_name(i),
+                CLASSES[reading.board[i]],
+                reading.confidence[i]
+            )
+        })
+        .collect();
+    Some(format!("squares in doubt: {}", list.join(", ")))
+}
+
 /// Finds the board in `plane`, calls its squares and applies chess sense.
 pub fn read_plane(
     net: &net::Net,

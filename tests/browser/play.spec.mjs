@@ -7,8 +7,8 @@
 // to write one screenshot per mode into). Exits non-zero on the first failed
 // check; every wait is bounded.
 import { chromium } from "playwright-core";
-import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync, execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -195,6 +195,39 @@ print(node.san(), sorted(node.nags), node.comment)
   await page.click("#resign");
   await page.waitForSelector("#result[open]", WAIT);
   await page.keyboard.press("Escape");
+
+  // ---- tarpon scan reads this page's board from a screenshot, either way up ----
+  // The page draws its pieces as font glyphs with CSS fills and strokes: a
+  // drawing no training board had (docs/scan.md).
+  const scanned = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R";
+  await newGame(page, { mode: "competitive", start: `${scanned} w KQkq - 4 4` });
+  for (const [flip, bottom] of [[false, "white"], [true, "black"]]) {
+    if (flip) {
+      await page.keyboard.press("f");
+      await page.waitForFunction(() => document.body.dataset.flipped === "true", null, WAIT);
+    }
+    const shot = join(work, `board-${bottom}.png`);
+    await page.locator("#board-wrap").screenshot({ path: shot });
+    const read = spawnSync(tarpon, ["scan", shot, "--format", "json"], { encoding: "utf8" });
+    let reading = {};
+    try { reading = JSON.parse(read.stdout); } catch { reading = { fen: read.stderr.trim() }; }
+    check(read.status === 0 && reading.fen.split(" ")[0] === scanned && reading.bottom === bottom,
+      `tarpon scan reads the page's board with ${bottom} at the bottom (${reading.fen}, ${reading.bottom})`);
+  }
+  // Dropped on the board of another game, the flipped picture starts a game
+  // from the position it shows.
+  await newGame(page, { mode: "competitive" });
+  const picture = readFileSync(join(work, "board-black.png")).toString("base64");
+  await page.evaluate((b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const files = new DataTransfer();
+    files.items.add(new File([bytes], "board.png", { type: "image/png" }));
+    document.getElementById("board-wrap").dispatchEvent(new DragEvent("drop", { dataTransfer: files, bubbles: true, cancelable: true }));
+  }, picture);
+  await page.waitForFunction((p) => document.body.dataset.fen.startsWith(p + " "), scanned, WAIT);
+  await page.waitForFunction(() => document.getElementById("picture-note").textContent.startsWith("Read from"), null, WAIT);
+  check((await page.locator("#picture-note").textContent()).startsWith("Read from the picture: " + scanned),
+    "a picture dropped on the board starts a game from the position read");
 
   // ---- the algorithm pages: a maze chosen in the form, a wall toggled by a click ----
   await page.goto(`${url}maze`);

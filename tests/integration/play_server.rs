@@ -603,3 +603,45 @@ fn the_page_is_self_contained() {
         "{page}"
     );
 }
+
+#[cfg(feature = "scan")]
+#[test]
+fn a_picture_of_a_board_is_read_and_bad_pictures_get_a_4xx() {
+    let server = Server::start(&[]);
+    let picture_post = |body: &[u8], length: usize| {
+        let head = format!(
+            "POST /api/scan HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: image/png\r\nContent-Length: {length}\r\n\r\n",
+            server.address
+        );
+        server.raw(&[head.as_bytes(), body].concat())
+    };
+    let fixture: std::path::PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "tests",
+        "data",
+        "scan",
+        "merida-black-bottom.png",
+    ]
+    .iter()
+    .collect();
+    let png = std::fs::read(fixture).expect("the fixture");
+    let (status, body) = picture_post(&png, png.len());
+    assert_eq!(status, 200, "{body}");
+    let read: Value = serde_json::from_str(&body).expect("JSON");
+    assert_eq!(
+        read["fen"], "2r3k1/pp3ppp/4p3/3n4/3P4/5N2/PP3PPP/2R3K1 w - - 0 1",
+        "{read}"
+    );
+    assert_eq!(read["white_at_bottom"], false, "{read}");
+    // Not a picture, a truncated one, and one announced as 17 MB: refused
+    // with a message, and the server goes on serving.
+    let (status, body) = picture_post(b"not a picture", 13);
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("the picture"), "{body}");
+    let (status, body) = picture_post(&png[..200], 200);
+    assert_eq!(status, 400, "{body}");
+    let (status, body) = picture_post(b"", 17 * 1024 * 1024);
+    assert_eq!(status, 413, "{body}");
+    let (status, _) = server.request("GET", "/api/levels", "");
+    assert_eq!(status, 200);
+}
