@@ -114,6 +114,39 @@ pub struct Sample {
     pub displayed: [usize; 64],
 }
 
+/// A board's position: half the time, when game positions are given, one
+/// of them (the second value says so); otherwise `random_position`.
+pub fn pick_position(rng: &mut SplitMix64, games: &[[u8; 64]]) -> ([usize; 64], bool) {
+    if !games.is_empty() && rng.below(2) == 0 {
+        let game = &games[rng.below(games.len())];
+        return (game.map(usize::from), true);
+    }
+    (random_position(rng), false)
+}
+
+/// The position after each move of the PGN's games whose index (from 0)
+/// `keep` accepts: what people put on their boards, with pawns and kings
+/// where real play leaves them.
+pub fn game_positions(pgn: &str, keep: impl Fn(usize) -> bool) -> Result<Vec<[u8; 64]>, String> {
+    let games = crate::explain::game::pgn::read_games(pgn)?;
+    let mut out = Vec::new();
+    for (i, game) in games.iter().enumerate().filter(|(i, _)| keep(*i)) {
+        let fen: shakmaty::fen::Fen = game
+            .start
+            .fen()
+            .parse()
+            .map_err(|e| format!("game {}: {e}", i + 1))?;
+        let mut pos: Chess = fen
+            .into_position(CastlingMode::Standard)
+            .map_err(|e| format!("game {}: {e}", i + 1))?;
+        for &m in &game.moves {
+            pos.play_unchecked(m);
+            out.push(classes_of(pos.board()).map(|c| c as u8));
+        }
+    }
+    Ok(out)
+}
+
 /// A position from random legal play (captures preferred half the time, so
 /// material comes off) or a sparse endgame.
 pub fn random_position(rng: &mut SplitMix64) -> [usize; 64] {
@@ -516,11 +549,18 @@ pub fn render(
     } else {
         "87654321".chars().collect()
     };
-    let glyph_pixel = (s / 16).max(1);
     if inside_coordinates {
+        // Sites draw the labels in the other square's colour; GUIs such as
+        // xboard in black (or white), and bolder.
+        let (glyph_pixel, fixed_ink) = match rng.below(3) {
+            0 => ((s / 16).max(1), None),
+            1 => ((s / 12).max(1), Some([0, 0, 0])),
+            _ => ((s / 12).max(1), Some([255, 255, 255])),
+        };
         for i in 0..8 {
             let on_dark = |row: i64, col: i64| (row + col) % 2 == 1;
-            let ink = |dark: bool| if dark { scheme.light } else { scheme.dark };
+            let ink =
+                |dark: bool| fixed_ink.unwrap_or(if dark { scheme.light } else { scheme.dark });
             let x = left + i * s + s - 4 * glyph_pixel;
             let y = top + 8 * s - 6 * glyph_pixel;
             draw_glyph(

@@ -43,6 +43,10 @@ pub struct TrainArgs {
     /// Start from these weights instead of random ones.
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// A PGN file: half the boards show positions from its games (those
+    /// `eval` does not measure on: every fourth game is kept for that).
+    #[arg(long)]
+    pub games: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -64,6 +68,35 @@ pub struct EvalArgs {
     /// Write every board the reader got wrong here (PNG, truth in the name).
     #[arg(long)]
     pub failures: Option<PathBuf>,
+    /// Measure on these piece sets (comma-separated) instead of the
+    /// styles' own, e.g. one held-out set at a time.
+    #[arg(long, value_delimiter = ',')]
+    pub sets: Vec<String>,
+    /// A PGN file: half the boards show positions from every fourth of its
+    /// games (games 3, 7, 11, …, counted from 0; training never sees them).
+    #[arg(long)]
+    pub games: Option<PathBuf>,
+}
+
+/// Games `index % 4 == 3` of a `--games` file are measured on, the rest
+/// trained on.
+fn measured_game(index: usize) -> bool {
+    index % 4 == 3
+}
+
+/// The positions of `--games` that `keep` picks (none without the option).
+fn load_game_positions(
+    path: Option<&Path>,
+    keep: impl Fn(usize) -> bool,
+) -> Result<Vec<[u8; 64]>, String> {
+    let Some(path) = path else {
+        return Ok(Vec::new());
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let positions =
+        render::game_positions(&text, keep).map_err(|e| format!("{}: {e}", path.display()))?;
+    eprintln!("{}: {} positions", path.display(), positions.len());
+    Ok(positions)
 }
 
 /// Boards rendered per round; their squares are shuffled together.
@@ -78,9 +111,9 @@ struct Example {
 /// The squares of one rendered board, cut at slightly wrong places and sizes
 /// (as a finder would), most empty squares left out (they are the easy
 /// majority).
-fn examples(sets: &[PieceSet], seed: u64) -> Vec<Example> {
+fn examples(sets: &[PieceSet], games: &[[u8; 64]], seed: u64) -> Vec<Example> {
     let mut rng = SplitMix64::new(seed);
-    let board = render::random_position(&mut rng);
+    let (board, _) = render::pick_position(&mut rng, games);
     let sample = render::render(&mut rng, sets, Styles::Seen, &board);
     let plane = Plane::from_rgb(&sample.image);
     let mut out = Vec::new();
@@ -103,6 +136,7 @@ fn examples(sets: &[PieceSet], seed: u64) -> Vec<Example> {
 
 pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     let sets = render::load_sets(&args.art, &TRAINING_SETS)?;
+    let games = load_game_positions(args.games.as_deref(), |i| !measured_game(i))?;
     let mut net = match &args.resume {
         Some(path) => {
             Net::from_bytes(&std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?)
@@ -130,6 +164,7 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
             .flat_map_iter(|b| {
                 examples(
                     &sets,
+                    &games,
                     args.seed.wrapping_mul(1_000_003).wrapping_add(b as u64),
                 )
             })
@@ -205,10 +240,15 @@ pub struct Tally {
     pub not_found: usize,
     pub oriented_boards: usize,
     pub oriented_right: usize,
+    /// The same two, of boards showing a position from a game.
+    pub oriented_game_boards: usize,
+    pub oriented_game_right: usize,
     /// The same boards read through the renderer's true grid: what the net
     /// and chess sense get right when the finder is perfect.
     pub true_grid_squares_right: usize,
     pub true_grid_exact: usize,
+    /// Through the true grid, as displayed: `confusion[truth][call]`.
+    pub confusion: [[usize; 13]; 13],
 }
 
 impl Tally {
@@ -224,8 +264,13 @@ impl Tally {
             not_found: self.not_found + o.not_found,
             oriented_boards: self.oriented_boards + o.oriented_boards,
             oriented_right: self.oriented_right + o.oriented_right,
+            oriented_game_boards: self.oriented_game_boards + o.oriented_game_boards,
+            oriented_game_right: self.oriented_game_right + o.oriented_game_right,
             true_grid_squares_right: self.true_grid_squares_right + o.true_grid_squares_right,
             true_grid_exact: self.true_grid_exact + o.true_grid_exact,
+            confusion: std::array::from_fn(|t| {
+                std::array::from_fn(|c| self.confusion[t][c] + o.confusion[t][c])
+            }),
         }
     }
 }
@@ -234,11 +279,12 @@ fn measure_one(
     net: &Net,
     sets: &[PieceSet],
     styles: Styles,
+    games: &[[u8; 64]],
     seed: u64,
     failures: Option<&Path>,
 ) -> Tally {
     let mut rng = SplitMix64::new(seed);
-    let board = render::random_position(&mut rng);
+    let (board, from_game) = render::pick_position(&mut rng, games);
     let sample = render::render(&mut rng, sets, styles, &board);
     let plane = Plane::from_rgb(&sample.image);
     let mut tally = Tally {
@@ -258,6 +304,13 @@ fn measure_one(
         None,
     );
     tally.true_grid_squares_right = squares_right(&true_reading, &sample.displayed);
+    for (truth, call) in sample
+        .displayed
+        .iter()
+        .zip(read_as_displayed(&true_reading))
+    {
+        tally.confusion[*truth][call] += 1;
+    }
     tally.true_grid_exact = usize::from(true_reading.board == board);
     let Ok((grid, reading)) = read_plane(net, &plane, Bottom::Auto, None) else {
         tally.not_found = 1;
@@ -280,6 +333,10 @@ fn measure_one(
     if pieces >= 8 {
         tally.oriented_boards = 1;
         tally.oriented_right = usize::from(reading.white_at_bottom != sample.flipped);
+        if from_game {
+            tally.oriented_game_boards = 1;
+            tally.oriented_game_right = tally.oriented_right;
+        }
     }
     if tally.exact == 0
         && let Some(dir) = failures
@@ -295,13 +352,16 @@ fn measure_one(
 /// Squares compared as displayed, so an orientation error is not counted 64
 /// times.
 fn squares_right(reading: &sense::Reading, displayed: &[usize; 64]) -> usize {
-    let read_displayed: [usize; 64] =
-        std::array::from_fn(|i| reading.board[if reading.white_at_bottom { i } else { 63 - i }]);
-    read_displayed
+    read_as_displayed(reading)
         .iter()
         .zip(displayed)
         .filter(|(a, b)| a == b)
         .count()
+}
+
+/// The reading's classes in the picture's order (row 0 at the top).
+fn read_as_displayed(reading: &sense::Reading) -> [usize; 64] {
+    std::array::from_fn(|i| reading.board[if reading.white_at_bottom { i } else { 63 - i }])
 }
 
 fn reading_fen_placement(board: &[usize; 64]) -> String {
@@ -318,6 +378,12 @@ pub fn run_eval(args: &EvalArgs) -> Result<(), String> {
         "seen" => (&TRAINING_SETS, Styles::Seen),
         other => return Err(format!("--styles {other}: expected held-out or seen")),
     };
+    let chosen: Vec<&str> = args.sets.iter().map(String::as_str).collect();
+    let names = if chosen.is_empty() {
+        names
+    } else {
+        &chosen[..]
+    };
     let sets = render::load_sets(&args.art, names)?;
     let net = match &args.net {
         Some(path) => {
@@ -326,6 +392,7 @@ pub fn run_eval(args: &EvalArgs) -> Result<(), String> {
         }
         None => Net::embedded().map_err(|e| e.to_string())?,
     };
+    let games = load_game_positions(args.games.as_deref(), measured_game)?;
     if let Some(dir) = &args.failures {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
@@ -336,6 +403,7 @@ pub fn run_eval(args: &EvalArgs) -> Result<(), String> {
                 &net,
                 &sets,
                 styles,
+                &games,
                 args.seed.wrapping_add(i as u64),
                 args.failures.as_deref(),
             )
@@ -360,6 +428,13 @@ pub fn run_eval(args: &EvalArgs) -> Result<(), String> {
         pct(tally.oriented_right, tally.oriented_boards),
         tally.oriented_boards
     );
+    if !games.is_empty() {
+        println!(
+            "  of them from games {:8.3} % (of {} boards)",
+            pct(tally.oriented_game_right, tally.oriented_game_boards),
+            tally.oriented_game_boards
+        );
+    }
     println!(
         "found within 3 %   {:8.3} %",
         pct(tally.found_within_3pct, tally.boards)
@@ -373,6 +448,22 @@ pub fn run_eval(args: &EvalArgs) -> Result<(), String> {
         "with the true grid: squares right {:.3} %, boards exact {:.3} %",
         pct(tally.true_grid_squares_right, tally.squares),
         pct(tally.true_grid_exact, tally.boards)
+    );
+    let mut mistakes: Vec<(usize, usize, usize)> = (0..13)
+        .flat_map(|t| (0..13).map(move |c| (t, c)))
+        .filter(|&(t, c)| t != c && tally.confusion[t][c] > 0)
+        .map(|(t, c)| (tally.confusion[t][c], t, c))
+        .collect();
+    mistakes.sort_unstable_by(|a, b| b.cmp(a));
+    let wrong: usize = mistakes.iter().map(|m| m.0).sum();
+    let listed: Vec<String> = mistakes
+        .iter()
+        .take(12)
+        .map(|&(n, t, c)| format!("{}→{} {n}", super::CLASSES[t], super::CLASSES[c]))
+        .collect();
+    println!(
+        "true grid, commonest of {wrong} wrong squares (truth→call): {}",
+        listed.join(", ")
     );
     Ok(())
 }

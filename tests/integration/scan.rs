@@ -313,3 +313,118 @@ fn the_uci_loop_sets_the_position_read_from_a_picture_and_keeps_serving() {
     let _ = std::fs::remove_dir_all(dir);
     e.finish();
 }
+
+/// A screenshot of a real GUI's board: xboard under Xvfb, with its own wood
+/// textures, frame, coordinates and window around the board, read the right
+/// way up and flipped. Needs `Xvfb`, `xboard` and `xwd` (Debian: `apt-get
+/// install xvfb xboard x11-apps`), so it is ignored by default:
+/// `cargo test --release --test integration -- --ignored xboard`.
+#[test]
+#[ignore = "needs Xvfb, xboard and xwd"]
+fn a_screenshot_of_xboard_is_read_both_ways_up() {
+    let placement = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R";
+    let dir = temp_dir("scan-xboard");
+    let fen_file = dir.join("position.fen");
+    std::fs::write(&fen_file, format!("{placement} w KQkq - 4 4\n")).unwrap();
+    let mut xvfb = std::process::Command::new("Xvfb")
+        .args([
+            "-displayfd",
+            "1",
+            "-screen",
+            "0",
+            "1024x768x24",
+            "-nolisten",
+            "tcp",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("Xvfb (apt-get install xvfb)");
+    let mut number = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(xvfb.stdout.take().expect("stdout")),
+        &mut number,
+    )
+    .expect("the display number");
+    let display = format!(":{}", number.trim());
+    for (flip, bottom) in [("false", "white"), ("true", "black")] {
+        // Debian installs it under /usr/games, often not on the PATH.
+        let program = ["/usr/games/xboard", "xboard"]
+            .into_iter()
+            .find(|p| std::path::Path::new(p).exists())
+            .unwrap_or("xboard");
+        let mut xboard = std::process::Command::new(program)
+            .env("DISPLAY", &display)
+            .env("HOME", &dir)
+            .args([
+                "-ncp",
+                "-size",
+                "49",
+                "-coords",
+                "-saveSettingsOnExit",
+                "false",
+            ])
+            .args(["-flipView", flip, "-lpf"])
+            .arg(&fen_file)
+            .args([
+                "-messageSuppress",
+                "Right-clicking menu item or dialog text pops up help on it",
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("xboard (apt-get install xboard)");
+        // Wait (bounded) until xboard has drawn: two dumps in a row alike.
+        let shot = dir.join(format!("xboard-{bottom}.png"));
+        let mut previous = Vec::new();
+        for _ in 0..40 {
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            let xwd = std::process::Command::new("xwd")
+                .args(["-root", "-silent", "-display", &display])
+                .output()
+                .expect("xwd (apt-get install x11-apps)");
+            if xwd.stdout == previous && xwd_to_rgb(&xwd.stdout).pixels().any(|p| p.0 != [0; 3]) {
+                break;
+            }
+            previous = xwd.stdout;
+        }
+        xwd_to_rgb(&previous)
+            .save(&shot)
+            .expect("save the screenshot");
+        let o = tarpon(&["scan", shot.to_str().unwrap(), "--format", "json"]);
+        let (read, why) = (stdout(&o), stderr(&o));
+        let _ = xboard.kill();
+        let _ = xboard.wait();
+        let json: serde_json::Value = serde_json::from_str(&read).unwrap_or_default();
+        assert_eq!(
+            json["fen"].as_str().and_then(|f| f.split(' ').next()),
+            Some(placement),
+            "xboard with {bottom} at the bottom: {read} {why}"
+        );
+        assert_eq!(json["bottom"], bottom, "{read}");
+    }
+    let _ = xvfb.kill();
+    let _ = xvfb.wait();
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The pixels of an `xwd` dump of a 24-bit TrueColor screen (32 bits a
+/// pixel, either byte order).
+fn xwd_to_rgb(dump: &[u8]) -> image::RgbImage {
+    let word = |i: usize| u32::from_be_bytes(dump[4 * i..4 * i + 4].try_into().unwrap()) as usize;
+    assert!(dump.len() >= 100, "an xwd dump");
+    let (header, width, height) = (word(0), word(4), word(5));
+    let (lsb_first, bits, line, colours) = (word(7) == 0, word(11), word(12), word(19));
+    assert_eq!(bits, 32, "a 32-bit screen");
+    let start = header + 12 * colours;
+    image::RgbImage::from_fn(width as u32, height as u32, |x, y| {
+        let at = start + y as usize * line + 4 * x as usize;
+        let p = &dump[at..at + 4];
+        let (r, g, b) = if lsb_first {
+            (p[2], p[1], p[0])
+        } else {
+            (p[1], p[2], p[3])
+        };
+        image::Rgb([r, g, b])
+    })
+}
