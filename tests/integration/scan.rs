@@ -318,7 +318,7 @@ fn the_uci_loop_sets_the_position_read_from_a_picture_and_keeps_serving() {
 /// textures, frame, coordinates and window around the board, read the right
 /// way up and flipped. Needs `Xvfb`, `xboard` and `xwd` (Debian: `apt-get
 /// install xvfb xboard x11-apps`), so it is ignored by default:
-/// `cargo test --release --test integration -- --ignored xboard`.
+/// `cargo test --release --test integration -- --ignored scan::a_screenshot_of_xboard`.
 #[test]
 #[ignore = "needs Xvfb, xboard and xwd"]
 fn a_screenshot_of_xboard_is_read_both_ways_up() {
