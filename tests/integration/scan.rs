@@ -326,23 +326,25 @@ fn a_screenshot_of_xboard_is_read_both_ways_up() {
     let dir = temp_dir("scan-xboard");
     let fen_file = dir.join("position.fen");
     std::fs::write(&fen_file, format!("{placement} w KQkq - 4 4\n")).unwrap();
-    let mut xvfb = std::process::Command::new("Xvfb")
-        .args([
-            "-displayfd",
-            "1",
-            "-screen",
-            "0",
-            "1024x768x24",
-            "-nolisten",
-            "tcp",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("Xvfb (apt-get install xvfb)");
+    let mut xvfb = KillOnDrop(
+        std::process::Command::new("Xvfb")
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                "1024x768x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("Xvfb (apt-get install xvfb)"),
+    );
     let mut number = String::new();
     std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(xvfb.stdout.take().expect("stdout")),
+        &mut std::io::BufReader::new(xvfb.0.stdout.take().expect("stdout")),
         &mut number,
     )
     .expect("the display number");
@@ -353,27 +355,29 @@ fn a_screenshot_of_xboard_is_read_both_ways_up() {
             .into_iter()
             .find(|p| std::path::Path::new(p).exists())
             .unwrap_or("xboard");
-        let mut xboard = std::process::Command::new(program)
-            .env("DISPLAY", &display)
-            .env("HOME", &dir)
-            .args([
-                "-ncp",
-                "-size",
-                "49",
-                "-coords",
-                "-saveSettingsOnExit",
-                "false",
-            ])
-            .args(["-flipView", flip, "-lpf"])
-            .arg(&fen_file)
-            .args([
-                "-messageSuppress",
-                "Right-clicking menu item or dialog text pops up help on it",
-            ])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("xboard (apt-get install xboard)");
+        let xboard = KillOnDrop(
+            std::process::Command::new(program)
+                .env("DISPLAY", &display)
+                .env("HOME", &dir)
+                .args([
+                    "-ncp",
+                    "-size",
+                    "49",
+                    "-coords",
+                    "-saveSettingsOnExit",
+                    "false",
+                ])
+                .args(["-flipView", flip, "-lpf"])
+                .arg(&fen_file)
+                .args([
+                    "-messageSuppress",
+                    "Right-clicking menu item or dialog text pops up help on it",
+                ])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("xboard (apt-get install xboard)"),
+        );
         // Wait (bounded) until xboard has drawn: two dumps in a row alike.
         let shot = dir.join(format!("xboard-{bottom}.png"));
         let mut previous = Vec::new();
@@ -393,8 +397,7 @@ fn a_screenshot_of_xboard_is_read_both_ways_up() {
             .expect("save the screenshot");
         let o = tarpon(&["scan", shot.to_str().unwrap(), "--format", "json"]);
         let (read, why) = (stdout(&o), stderr(&o));
-        let _ = xboard.kill();
-        let _ = xboard.wait();
+        drop(xboard);
         let json: serde_json::Value = serde_json::from_str(&read).unwrap_or_default();
         assert_eq!(
             json["fen"].as_str().and_then(|f| f.split(' ').next()),
@@ -403,9 +406,19 @@ fn a_screenshot_of_xboard_is_read_both_ways_up() {
         );
         assert_eq!(json["bottom"], bottom, "{read}");
     }
-    let _ = xvfb.kill();
-    let _ = xvfb.wait();
+    drop(xvfb);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A child process ended when it goes out of scope, so a failed assertion
+/// leaves no X server or xboard behind.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 /// The pixels of an `xwd` dump of a 24-bit TrueColor screen (32 bits a
