@@ -17,7 +17,9 @@ use super::picture::{self, Plane};
 use super::render::{self, Styles};
 use super::sense::{Bottom, Reading, Side, square_name};
 use super::train::{EvalArgs, TrainArgs, run_eval, run_train};
-use super::{CLASSES, MIN_CONFIDENCE, class_of, doubts, read_plane, scan_picture};
+use super::{
+    CLASSES, MIN_CONFIDENCE, class_of, doubtful_squares, doubts, read_plane, scan_picture,
+};
 use crate::explain::json::Json;
 
 #[derive(clap::Args, Debug)]
@@ -119,26 +121,14 @@ pub fn run(args: &ScanArgs) -> ExitCode {
     })
 }
 
-fn load_net(path: Option<&Path>) -> Result<Net, String> {
-    match path {
-        Some(p) => {
-            let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
-            Net::from_bytes(&bytes).map_err(|e| format!("{}: {e}", p.display()))
-        }
-        None => Net::embedded().map_err(|e| format!("the embedded scan net: {e}")),
-    }
-}
-
 fn scan(args: &ScanArgs) -> Result<ExitCode, String> {
     let path = args.image.as_deref().ok_or("no picture given")?;
     let image = picture::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let net = load_net(args.net.as_deref())?;
+    let net = Net::load(args.net.as_deref())?;
     let plane = Plane::from_rgb(&image);
     let (grid, reading) = read_plane(&net, &plane, args.bottom, args.to_move)
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    let doubtful: Vec<usize> = (0..64)
-        .filter(|&i| reading.confidence[i] < args.min_confidence)
-        .collect();
+    let doubtful = doubtful_squares(&reading, args.min_confidence);
     match args.format {
         Format::Fen => {
             println!("{}", reading.fen);
@@ -448,7 +438,7 @@ fn run_bench(args: &BenchArgs) -> Result<(), String> {
     for _ in 0..args.repeat.max(1) {
         let start = Instant::now();
         let image = picture::decode(&bytes).map_err(|e| e.to_string())?;
-        let net = load_net(None)?;
+        let net = Net::load(None)?;
         let plane = Plane::from_rgb(&image);
         read_plane(&net, &plane, Bottom::Auto, None).map_err(|e| e.to_string())?;
         total += start.elapsed().as_secs_f64();

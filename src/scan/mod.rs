@@ -73,7 +73,7 @@ pub fn scan_picture(
     bottom: sense::Bottom,
     to_move: Option<sense::Side>,
 ) -> Result<Scanned, String> {
-    let net = net::Net::embedded().map_err(|e| format!("the embedded scan net: {e}"))?;
+    let net = net::Net::load(None)?;
     let (_, reading) = read_plane(&net, &picture::Plane::from_rgb(image), bottom, to_move)
         .map_err(|e| e.to_string())?;
     if let Some(why) = &reading.illegal {
@@ -82,14 +82,18 @@ pub fn scan_picture(
             reading.fen
         ));
     }
-    let doubtful: Vec<usize> = (0..64)
-        .filter(|&i| reading.confidence[i] < MIN_CONFIDENCE)
-        .collect();
     Ok(Scanned {
-        doubts: doubts(&reading, &doubtful),
+        doubts: doubts(&reading, &doubtful_squares(&reading, MIN_CONFIDENCE)),
         white_at_bottom: reading.white_at_bottom,
         fen: reading.fen,
     })
+}
+
+/// The squares (FEN order) called with less probability than `min_confidence`.
+pub fn doubtful_squares(reading: &sense::Reading, min_confidence: f32) -> Vec<usize> {
+    (0..64)
+        .filter(|&i| reading.confidence[i] < min_confidence)
+        .collect()
 }
 
 /// "squares in doubt: e4 (P 0.42), …", or `None` when there are none.

@@ -122,6 +122,17 @@ impl Net {
         Net::from_bytes(DEFAULT_WEIGHTS)
     }
 
+    /// The weights in `path`, or the embedded ones; errors name the file.
+    pub fn load(path: Option<&std::path::Path>) -> Result<Net, String> {
+        match path {
+            Some(p) => {
+                let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+                Net::from_bytes(&bytes).map_err(|e| format!("{}: {e}", p.display()))
+            }
+            None => Net::embedded().map_err(|e| format!("the embedded scan net: {e}")),
+        }
+    }
+
     pub fn from_bytes(bytes: &[u8]) -> Result<Net, NetError> {
         if bytes.len() < HEADER || &bytes[..8] != MAGIC {
             return Err(NetError::BadMagic);

@@ -138,10 +138,7 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     let sets = render::load_sets(&args.art, &TRAINING_SETS)?;
     let games = load_game_positions(args.games.as_deref(), |i| !measured_game(i))?;
     let mut net = match &args.resume {
-        Some(path) => {
-            Net::from_bytes(&std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?)
-                .map_err(|e| format!("{}: {e}", path.display()))?
-        }
+        Some(path) => Net::load(Some(path))?,
         None => Net::random(args.seed),
     };
     let mut moments = Moments::zeros(PARAMS);
@@ -385,13 +382,7 @@ pub fn run_eval(args: &EvalArgs) -> Result<(), String> {
         &chosen[..]
     };
     let sets = render::load_sets(&args.art, names)?;
-    let net = match &args.net {
-        Some(path) => {
-            Net::from_bytes(&std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?)
-                .map_err(|e| format!("{}: {e}", path.display()))?
-        }
-        None => Net::embedded().map_err(|e| e.to_string())?,
-    };
+    let net = Net::load(args.net.as_deref())?;
     let games = load_game_positions(args.games.as_deref(), measured_game)?;
     if let Some(dir) = &args.failures {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
