@@ -144,4 +144,27 @@ mkdir -p "$out/noto"
 for pair in $glyphs; do
     FONTCONFIG_FILE="$work/fonts.conf" glyph "Noto Sans Symbols2" "${pair#*:}" "$out/noto/${pair%%:*}.png"
 done
+# Board coordinates (a-h, 1-8) in real fonts, black on transparent, for the renderer's labels and
+# the reader's templates (docs/scan.md "Printed coordinates"): DejaVu (Bitstream Vera licence),
+# Liberation (OFL-1.1), Latin Modern (GUST Font License), via a fontconfig that sees only these files.
+for package in fonts-dejavu-core fonts-liberation fonts-lmodern; do
+    apt-get download $package >/dev/null 2>&1
+    dpkg-deb -x ${package}_*.deb labelfonts
+done
+mkdir -p lfonts
+find labelfonts \( -name 'DejaVu*.ttf' -o -name 'Liberation*.ttf' -o -name 'lmroman10-regular.otf' \) -exec cp {} lfonts/ \;
+printf '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><dir>%s</dir><cachedir>%s</cachedir></fontconfig>\n' \
+    "$work/lfonts" "$work/lfc-cache" > lfonts.conf
+label_glyph() { # label_glyph FAMILY WEIGHT CHAR PNG
+    printf '<svg xmlns="http://www.w3.org/2000/svg" width="128" height="128"><text x="64" y="104" font-family="%s" font-weight="%s" font-size="112" text-anchor="middle">%s</text></svg>' "$1" "$2" "$3" > l.svg
+    FONTCONFIG_FILE="$work/lfonts.conf" rsvg-convert -w 128 -h 128 -o "$4" l.svg
+}
+for spec in "dejavu-sans-bold:DejaVu Sans:bold" "dejavu-serif:DejaVu Serif:normal" \
+    "liberation-sans:Liberation Sans:normal" "liberation-mono-bold:Liberation Mono:bold" \
+    "liberation-narrow-bold:Liberation Sans Narrow:bold" "lm-roman:Latin Modern Roman:normal" \
+    "dejavu-mono:DejaVu Sans Mono:normal"; do
+    IFS=: read -r name family weight <<< "$spec"
+    mkdir -p "$out/_labels/$name"
+    for c in a b c d e f g h 1 2 3 4 5 6 7 8; do label_glyph "$family" "$weight" "$c" "$out/_labels/$name/$c.png"; done
+done
 echo "sprites in $out: $(ls "$out" | tr '\n' ' ')"

@@ -64,8 +64,18 @@ pub enum Tool {
     Eval(EvalArgs),
     /// Render one synthetic board to a PNG (fixtures, examples).
     Render(RenderArgs),
-    /// Time reading one picture (decode, net load, find, classify), one thread.
+    /// Time reading one picture (decode, net load, find, classify, coordinates), one thread.
     Bench(BenchArgs),
+    /// Print the coordinate templates the reader embeds
+    /// (src/scan/label_templates.txt) from the training label fonts.
+    LabelTemplates(LabelTemplatesArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct LabelTemplatesArgs {
+    /// The art directory of arena/scan/fetch_art.sh (its `_labels` fonts).
+    #[arg(long)]
+    pub art: PathBuf,
 }
 
 #[derive(clap::Args, Debug)]
@@ -113,6 +123,7 @@ pub fn run(args: &ScanArgs) -> ExitCode {
         Some(Tool::Eval(a)) => run_eval(a).map(|()| ExitCode::SUCCESS),
         Some(Tool::Render(a)) => run_render(a).map(|()| ExitCode::SUCCESS),
         Some(Tool::Bench(a)) => run_bench(a).map(|()| ExitCode::SUCCESS),
+        Some(Tool::LabelTemplates(a)) => run_label_templates(a).map(|()| ExitCode::SUCCESS),
         None => scan(args),
     };
     result.unwrap_or_else(|e| {
@@ -248,6 +259,7 @@ fn json(reading: &Reading, grid: &Grid, doubtful: &[usize]) -> Json {
                 "black"
             }),
         ),
+        ("oriented_by", Json::str(reading.oriented_by.name())),
         ("to_move", Json::str(reading.to_move.letter().to_string())),
         (
             "grid",
@@ -412,22 +424,28 @@ fn run_render(args: &RenderArgs) -> Result<(), String> {
         "held-out" => Styles::HeldOut,
         other => return Err(format!("--styles {other}: expected seen or held-out")),
     };
+    let fonts = render::load_label_fonts(&args.art, render::label_fonts(styles))?;
     let mut rng = crate::rng::SplitMix64::new(args.seed);
     let board = match &args.fen {
         Some(fen) => placement_classes(fen)?,
         None => render::random_position(&mut rng),
     };
-    let sample = render::render(&mut rng, &sets, styles, &board);
+    let sample = render::render(&mut rng, &sets, &fonts, styles, &board);
     sample
         .image
         .save(&args.out)
         .map_err(|e| format!("{}: {e}", args.out.display()))?;
     eprintln!(
-        "grid left {:.1} top {:.1} square {:.2}, {} at the bottom",
+        "grid left {:.1} top {:.1} square {:.2}, {} at the bottom{}",
         sample.left,
         sample.top,
         sample.square,
-        if sample.flipped { "black" } else { "white" }
+        if sample.flipped { "black" } else { "white" },
+        if sample.coordinates {
+            ", coordinates shown"
+        } else {
+            ""
+        }
     );
     Ok(())
 }
@@ -445,8 +463,28 @@ fn run_bench(args: &BenchArgs) -> Result<(), String> {
     }
     let per = 1000.0 * total / args.repeat.max(1) as f64;
     println!(
-        "{}: {per:.1} ms per picture (decode, net load, find, classify; one thread)",
+        "{}: {per:.1} ms per picture (decode, net load, find, classify, coordinates; one thread)",
         args.image.display()
     );
+    Ok(())
+}
+
+fn run_label_templates(args: &LabelTemplatesArgs) -> Result<(), String> {
+    let fonts = render::load_label_fonts(&args.art, &render::TRAINING_LABEL_FONTS)?;
+    if fonts.is_empty() {
+        return Err(format!(
+            "{}: no _labels fonts (run arena/scan/fetch_art.sh)",
+            args.art.display()
+        ));
+    }
+    println!("# Board-coordinate templates for src/scan/labels.rs, made by");
+    println!("# `tarpon scan label-templates --art ART` from the training label fonts");
+    println!("# (arena/scan/fetch_art.sh; licences in docs/scan.md).");
+    println!("# FONT CHAR ASPECT CELLS (8x12 ink levels, hex, row by row)");
+    for font in &fonts {
+        for line in super::labels::template_lines(&font.name, &font.glyphs) {
+            println!("{line}");
+        }
+    }
     Ok(())
 }

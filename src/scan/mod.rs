@@ -8,6 +8,8 @@
 //!   profiles (evenly spaced lines);
 //! - [`net`]: the small convolutional net that calls each square (13 classes),
 //!   its weight file and the embedded default weights;
+//! - [`labels`]: the board coordinates printed on or around the board, read
+//!   for which side is at the bottom;
 //! - [`sense`]: chess sense on top of the pixels: orientation, kings, pawns on
 //!   back ranks, castling, side to move, legality with shakmaty;
 //! - [`render`]: synthetic boards from licensed piece art, seeded, for
@@ -17,6 +19,7 @@
 
 pub mod cli;
 pub mod finder;
+pub mod labels;
 pub mod net;
 pub mod picture;
 pub mod render;
@@ -124,5 +127,21 @@ pub fn read_plane(
 ) -> Result<(finder::Grid, sense::Reading), finder::FindError> {
     let grid = finder::find(plane)?;
     let probs = classify_squares(net, plane, &grid);
-    Ok((grid, sense::read(probs, bottom, to_move)))
+    // Printed coordinates, where they are clear, settle the orientation
+    // before the pieces are asked.
+    let printed = match bottom {
+        sense::Bottom::Auto => labels::read(plane, &grid),
+        _ => None,
+    };
+    let Some(printed) = printed else {
+        return Ok((grid, sense::read(probs, bottom, to_move)));
+    };
+    let given = if printed.black_at_bottom {
+        sense::Bottom::Black
+    } else {
+        sense::Bottom::White
+    };
+    let mut reading = sense::read(probs, given, to_move);
+    reading.oriented_by = sense::OrientedBy::Coordinates;
+    Ok((grid, reading))
 }

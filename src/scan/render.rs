@@ -31,6 +31,74 @@ pub const TRAINING_SETS: [&str; 11] = [
     "noto",
 ];
 pub const HELD_OUT_SETS: [&str; 2] = ["kaneo", "firi"];
+/// Fonts the board coordinates are drawn in (`DIR/_labels/<font>/<c>.png`),
+/// besides the renderer's own 3×5 pixel font; the held-out ones only on
+/// held-out boards.
+pub const TRAINING_LABEL_FONTS: [&str; 4] = [
+    "dejavu-sans-bold",
+    "dejavu-serif",
+    "liberation-sans",
+    "liberation-mono-bold",
+];
+pub const HELD_OUT_LABEL_FONTS: [&str; 3] = ["liberation-narrow-bold", "lm-roman", "dejavu-mono"];
+/// The label fonts drawn on boards of `styles`.
+pub fn label_fonts(styles: Styles) -> &'static [&'static str] {
+    match styles {
+        Styles::Seen => &TRAINING_LABEL_FONTS,
+        Styles::HeldOut => &HELD_OUT_LABEL_FONTS,
+    }
+}
+
+/// The coordinates a board shows, in the order `LabelFont::glyphs` holds them.
+pub const LABEL_CHARS: [char; 16] = [
+    'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', '1', '2', '3', '4', '5', '6', '7', '8',
+];
+
+/// One font's coordinate glyphs, each cropped to its ink (alpha = ink).
+pub struct LabelFont {
+    pub name: String,
+    pub glyphs: Vec<image::GrayImage>,
+}
+
+/// The label fonts of `names` under `DIR/_labels`; none when the art was
+/// fetched before fonts were (the renderer then draws its pixel font only).
+pub fn load_label_fonts(dir: &Path, names: &[&str]) -> Result<Vec<LabelFont>, String> {
+    if !dir.join("_labels").is_dir() {
+        return Ok(Vec::new());
+    }
+    names
+        .iter()
+        .map(|name| {
+            let glyphs = LABEL_CHARS
+                .iter()
+                .map(|c| {
+                    let path = dir.join("_labels").join(name).join(format!("{c}.png"));
+                    let rgba = image::open(&path)
+                        .map_err(|e| format!("{}: {e}", path.display()))?
+                        .to_rgba8();
+                    let alpha = image::GrayImage::from_fn(rgba.width(), rgba.height(), |x, y| {
+                        image::Luma([rgba.get_pixel(x, y)[3]])
+                    });
+                    crop_to_ink(&alpha).ok_or_else(|| format!("{}: no ink", path.display()))
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            Ok(LabelFont {
+                name: name.to_string(),
+                glyphs,
+            })
+        })
+        .collect()
+}
+
+/// `alpha` cut down to the bounding box of its pixels above half ink.
+fn crop_to_ink(alpha: &image::GrayImage) -> Option<image::GrayImage> {
+    let inked = alpha.enumerate_pixels().filter(|(_, _, p)| p[0] >= 128);
+    let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
+    for (x, y, _) in inked {
+        (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+    }
+    (x0 <= x1).then(|| imageops::crop_imm(alpha, x0, y0, x1 - x0 + 1, y1 - y0 + 1).to_image())
+}
 
 /// A board colour scheme: light and dark squares.
 #[derive(Clone, Copy, Debug)]
@@ -112,6 +180,8 @@ pub struct Sample {
     pub board: [usize; 64],
     /// Classes as displayed (row 0 at the top).
     pub displayed: [usize; 64],
+    /// The board shows its coordinates (inside the squares or around it).
+    pub coordinates: bool,
 }
 
 /// A board's position: half the time, when game positions are given, one
@@ -296,7 +366,7 @@ fn pick_scheme(rng: &mut SplitMix64, styles: Styles) -> Scheme {
 }
 
 /// 3×5 glyphs for board coordinates, one bit a pixel, top row first.
-const GLYPHS: [(char, [u8; 5]); 16] = [
+pub(super) const GLYPHS: [(char, [u8; 5]); 16] = [
     ('a', [0b000, 0b011, 0b101, 0b101, 0b011]),
     ('b', [0b100, 0b110, 0b101, 0b101, 0b110]),
     ('c', [0b000, 0b011, 0b100, 0b100, 0b011]),
@@ -331,6 +401,74 @@ fn draw_glyph(image: &mut RgbImage, letter: char, x: i64, y: i64, pixel: i64, co
                     colour,
                     1.0,
                 );
+            }
+        }
+    }
+}
+
+/// The font a board's coordinates are drawn in.
+enum LabelStyle<'a> {
+    /// The 3×5 pixel font ([`GLYPHS`]).
+    Pixel,
+    Font(&'a LabelFont),
+}
+
+/// Which edge of a label its x coordinate gives.
+#[derive(Clone, Copy)]
+enum Anchor {
+    Left,
+    Centre,
+    Right,
+}
+
+/// Draws `letter` five `pixel`s tall with its top at `y`, placed
+/// horizontally by `x`.
+fn draw_label(
+    image: &mut RgbImage,
+    style: &LabelStyle,
+    letter: char,
+    (x, anchor): (i64, Anchor),
+    y: i64,
+    pixel: i64,
+    colour: [u8; 3],
+) {
+    match style {
+        LabelStyle::Pixel => {
+            let x0 = match anchor {
+                Anchor::Left => x,
+                Anchor::Centre => x - pixel,
+                Anchor::Right => x - 3 * pixel,
+            };
+            draw_glyph(image, letter, x0, y, pixel, colour);
+        }
+        LabelStyle::Font(font) => {
+            let Some(index) = LABEL_CHARS.iter().position(|&c| c == letter) else {
+                return;
+            };
+            let glyph = &font.glyphs[index];
+            let height = (5 * pixel).max(1) as u32;
+            let width = ((glyph.width() * height) as f32 / glyph.height() as f32)
+                .round()
+                .max(1.0) as u32;
+            let scaled = imageops::resize(glyph, width, height, imageops::FilterType::Triangle);
+            let x0 = match anchor {
+                Anchor::Left => x,
+                Anchor::Centre => x - i64::from(width) / 2,
+                Anchor::Right => x - i64::from(width),
+            };
+            for (gx, gy, ink) in scaled.enumerate_pixels() {
+                let alpha = f32::from(ink[0]) / 255.0;
+                if alpha > 0.0 {
+                    fill_rect(
+                        image,
+                        x0 + i64::from(gx),
+                        y + i64::from(gy),
+                        1,
+                        1,
+                        colour,
+                        alpha,
+                    );
+                }
             }
         }
     }
@@ -397,6 +535,7 @@ fn composite(image: &mut RgbImage, sprite: &RgbaImage, x: i64, y: i64) {
 pub fn render(
     rng: &mut SplitMix64,
     sets: &[PieceSet],
+    fonts: &[LabelFont],
     styles: Styles,
     board: &[usize; 64],
 ) -> Sample {
@@ -436,10 +575,13 @@ pub fn render(
             let mut x = rng.below(20) as i64;
             while x < width as i64 {
                 let word = rng.below(40) as i64 + 8;
-                let inside = x + word > left - border
-                    && x < left + 8 * s + border
-                    && y + line > top - border
-                    && y < top + 8 * s + border;
+                // Text keeps clear of the board, its frame and the
+                // coordinates printed beside it.
+                let clear = border + min_margin;
+                let inside = x + word > left - clear
+                    && x < left + 8 * s + clear
+                    && y + line > top - clear
+                    && y < top + 8 * s + clear;
                 if !inside {
                     fill_rect(&mut image, x, y, word, line * 2 / 3, ink, 1.0);
                 }
@@ -549,6 +691,12 @@ pub fn render(
     } else {
         "87654321".chars().collect()
     };
+    let label_style =
+        if (inside_coordinates || outside_coordinates) && !fonts.is_empty() && rng.below(2) == 0 {
+            LabelStyle::Font(&fonts[rng.below(fonts.len())])
+        } else {
+            LabelStyle::Pixel
+        };
     if inside_coordinates {
         // Sites draw the labels in the other square's colour; GUIs such as
         // xboard in black (or white), and bolder.
@@ -561,20 +709,20 @@ pub fn render(
             let on_dark = |row: i64, col: i64| (row + col) % 2 == 1;
             let ink =
                 |dark: bool| fixed_ink.unwrap_or(if dark { scheme.light } else { scheme.dark });
-            let x = left + i * s + s - 4 * glyph_pixel;
-            let y = top + 8 * s - 6 * glyph_pixel;
-            draw_glyph(
+            draw_label(
                 &mut image,
+                &label_style,
                 files[i as usize],
-                x,
-                y,
+                (left + (i + 1) * s - glyph_pixel, Anchor::Right),
+                top + 8 * s - 6 * glyph_pixel,
                 glyph_pixel,
                 ink(on_dark(7, i)),
             );
-            draw_glyph(
+            draw_label(
                 &mut image,
+                &label_style,
                 ranks[i as usize],
-                left + glyph_pixel,
+                (left + glyph_pixel, Anchor::Left),
                 top + i * s + glyph_pixel,
                 glyph_pixel,
                 ink(on_dark(i, 0)),
@@ -585,21 +733,21 @@ pub fn render(
         let ink = random_colour(rng, 0, 100);
         let pixel = (min_margin / 7).max(1);
         for i in 0..8 {
-            let x = left + i * s + s / 2 - pixel;
-            draw_glyph(
+            draw_label(
                 &mut image,
+                &label_style,
                 files[i as usize],
-                x,
+                (left + i * s + s / 2, Anchor::Centre),
                 top + 8 * s + border + 1,
                 pixel,
                 ink,
             );
-            let y = top + i * s + s / 2 - 2 * pixel;
-            draw_glyph(
+            draw_label(
                 &mut image,
+                &label_style,
                 ranks[i as usize],
-                left - border - 4 * pixel - 1,
-                y,
+                (left - border - pixel - 1, Anchor::Right),
+                top + i * s + s / 2 - 2 * pixel,
                 pixel,
                 ink,
             );
@@ -661,6 +809,7 @@ pub fn render(
         flipped,
         board: *board,
         displayed,
+        coordinates: inside_coordinates || outside_coordinates,
     };
     if rng.below(5) < 2 {
         rescale(&mut sample, between(rng, 0.7, 1.3));

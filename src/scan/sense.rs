@@ -30,6 +30,27 @@ impl Side {
     }
 }
 
+/// What the orientation of a reading comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OrientedBy {
+    /// `--bottom white|black`.
+    Given,
+    /// The board's printed coordinates.
+    Coordinates,
+    /// Pawns and kings (and legality).
+    Pieces,
+}
+
+impl OrientedBy {
+    pub fn name(self) -> &'static str {
+        match self {
+            OrientedBy::Given => "given",
+            OrientedBy::Coordinates => "coordinates",
+            OrientedBy::Pieces => "pieces",
+        }
+    }
+}
+
 /// The position read from a picture.
 #[derive(Clone, Debug)]
 pub struct Reading {
@@ -40,6 +61,8 @@ pub struct Reading {
     /// Every class's probability per square, FEN order (after the pawn rule).
     pub probabilities: [[f32; 13]; 64],
     pub white_at_bottom: bool,
+    /// What decided `white_at_bottom`.
+    pub oriented_by: OrientedBy,
     pub to_move: Side,
     pub fen: String,
     /// Why shakmaty refuses the position, if it does.
@@ -231,6 +254,11 @@ pub fn read(mut probs: Displayed<[f32; 13]>, bottom: Bottom, to_move: Option<Sid
         confidence,
         probabilities,
         white_at_bottom: !flipped,
+        oriented_by: if bottom == Bottom::Auto {
+            OrientedBy::Pieces
+        } else {
+            OrientedBy::Given
+        },
         to_move: side,
         fen,
         illegal,

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use super::finder::Grid;
 use super::net::{Net, PARAMS, SIDE};
 use super::picture::Plane;
-use super::render::{self, HELD_OUT_SETS, PieceSet, Styles, TRAINING_SETS};
+use super::render::{self, HELD_OUT_SETS, LabelFont, PieceSet, Styles, TRAINING_SETS};
 use super::sense::{self, Bottom};
 use super::{EMPTY, classify_squares, read_plane};
 use crate::rng::SplitMix64;
@@ -111,10 +111,10 @@ struct Example {
 /// The squares of one rendered board, cut at slightly wrong places and sizes
 /// (as a finder would), most empty squares left out (they are the easy
 /// majority).
-fn examples(sets: &[PieceSet], games: &[[u8; 64]], seed: u64) -> Vec<Example> {
+fn examples(sets: &[PieceSet], fonts: &[LabelFont], games: &[[u8; 64]], seed: u64) -> Vec<Example> {
     let mut rng = SplitMix64::new(seed);
     let (board, _) = render::pick_position(&mut rng, games);
-    let sample = render::render(&mut rng, sets, Styles::Seen, &board);
+    let sample = render::render(&mut rng, sets, fonts, Styles::Seen, &board);
     let plane = Plane::from_rgb(&sample.image);
     let mut out = Vec::new();
     for (i, &class) in sample.displayed.iter().enumerate() {
@@ -136,6 +136,7 @@ fn examples(sets: &[PieceSet], games: &[[u8; 64]], seed: u64) -> Vec<Example> {
 
 pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     let sets = render::load_sets(&args.art, &TRAINING_SETS)?;
+    let fonts = render::load_label_fonts(&args.art, render::label_fonts(Styles::Seen))?;
     let games = load_game_positions(args.games.as_deref(), |i| !measured_game(i))?;
     let mut net = match &args.resume {
         Some(path) => Net::load(Some(path))?,
@@ -161,6 +162,7 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
             .flat_map_iter(|b| {
                 examples(
                     &sets,
+                    &fonts,
                     &games,
                     args.seed.wrapping_mul(1_000_003).wrapping_add(b as u64),
                 )
@@ -240,6 +242,13 @@ pub struct Tally {
     /// The same two, of boards showing a position from a game.
     pub oriented_game_boards: usize,
     pub oriented_game_right: usize,
+    /// Boards (8+ pieces) showing coordinates; of them, oriented by the
+    /// coordinates, and of those, rightly.
+    pub labelled_boards: usize,
+    pub labels_read: usize,
+    pub labels_right: usize,
+    /// Boards without coordinates that the reader thought had some.
+    pub labels_imagined: usize,
     /// The same boards read through the renderer's true grid: what the net
     /// and chess sense get right when the finder is perfect.
     pub true_grid_squares_right: usize,
@@ -263,6 +272,10 @@ impl Tally {
             oriented_right: self.oriented_right + o.oriented_right,
             oriented_game_boards: self.oriented_game_boards + o.oriented_game_boards,
             oriented_game_right: self.oriented_game_right + o.oriented_game_right,
+            labelled_boards: self.labelled_boards + o.labelled_boards,
+            labels_read: self.labels_read + o.labels_read,
+            labels_right: self.labels_right + o.labels_right,
+            labels_imagined: self.labels_imagined + o.labels_imagined,
             true_grid_squares_right: self.true_grid_squares_right + o.true_grid_squares_right,
             true_grid_exact: self.true_grid_exact + o.true_grid_exact,
             confusion: std::array::from_fn(|t| {
@@ -275,6 +288,7 @@ impl Tally {
 fn measure_one(
     net: &Net,
     sets: &[PieceSet],
+    fonts: &[LabelFont],
     styles: Styles,
     games: &[[u8; 64]],
     seed: u64,
@@ -282,7 +296,7 @@ fn measure_one(
 ) -> Tally {
     let mut rng = SplitMix64::new(seed);
     let (board, from_game) = render::pick_position(&mut rng, games);
-    let sample = render::render(&mut rng, sets, styles, &board);
+    let sample = render::render(&mut rng, sets, fonts, styles, &board);
     let plane = Plane::from_rgb(&sample.image);
     let mut tally = Tally {
         boards: 1,
@@ -334,6 +348,14 @@ fn measure_one(
             tally.oriented_game_boards = 1;
             tally.oriented_game_right = tally.oriented_right;
         }
+        let by_labels = reading.oriented_by == sense::OrientedBy::Coordinates;
+        if sample.coordinates {
+            tally.labelled_boards = 1;
+            tally.labels_read = usize::from(by_labels);
+            tally.labels_right = usize::from(by_labels) * tally.oriented_right;
+        } else {
+            tally.labels_imagined = usize::from(by_labels);
+        }
     }
     if tally.exact == 0
         && let Some(dir) = failures
@@ -382,6 +404,7 @@ pub fn run_eval(args: &EvalArgs) -> Result<(), String> {
         &chosen[..]
     };
     let sets = render::load_sets(&args.art, names)?;
+    let fonts = render::load_label_fonts(&args.art, render::label_fonts(styles))?;
     let net = Net::load(args.net.as_deref())?;
     let games = load_game_positions(args.games.as_deref(), measured_game)?;
     if let Some(dir) = &args.failures {
@@ -393,6 +416,7 @@ pub fn run_eval(args: &EvalArgs) -> Result<(), String> {
             measure_one(
                 &net,
                 &sets,
+                &fonts,
                 styles,
                 &games,
                 args.seed.wrapping_add(i as u64),
@@ -426,6 +450,10 @@ pub fn run_eval(args: &EvalArgs) -> Result<(), String> {
             tally.oriented_game_boards
         );
     }
+    println!(
+        "  by coordinates    {} of {} boards showing them, {} right; {} boards without them",
+        tally.labels_read, tally.labelled_boards, tally.labels_right, tally.labels_imagined
+    );
     println!(
         "found within 3 %   {:8.3} %",
         pct(tally.found_within_3pct, tally.boards)

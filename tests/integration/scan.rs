@@ -119,6 +119,8 @@ fn json_output_parses_and_carries_every_square() {
         "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 1"
     );
     assert_eq!(value["bottom"], "white");
+    // The fixture prints its coordinates inside the squares.
+    assert_eq!(value["oriented_by"], "coordinates");
     let squares = value["squares"].as_array().expect("squares");
     assert_eq!(squares.len(), 64);
     for square in squares {
@@ -407,6 +409,68 @@ fn a_screenshot_of_xboard_is_read_both_ways_up() {
         assert_eq!(json["bottom"], bottom, "{read}");
     }
     drop(xvfb);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+#[ignore = "needs pdflatex with the chessboard package (texlive-games, texlive-latex-extra) and pdftoppm"]
+fn a_book_diagram_typeset_by_latex_is_read_both_ways_up() {
+    let placement = "r1bqkb1r/pppp1ppp/2n2n2/4p1N1/2B1P3/8/PPPP1PPP/RNBQK2R";
+    let dir = temp_dir("scan-latex");
+    for (option, bottom) in [("", "white"), (", inverse", "black")] {
+        // A page as a book prints it: a caption, the diagram with hatched
+        // dark squares and coordinates beside it, a question below.
+        let tex = format!(
+            "\\documentclass{{article}}\\usepackage{{chessboard}}\\pagestyle{{empty}}\\begin{{document}}\n\\noindent Diagram 12. After 4.Ng5, the Fried Liver is near.\\par\\medskip\n\\chessboard[setfen={placement} b KQkq - 5 4, showmover=false{option}]\n\\par\\medskip\\noindent Black to play. Which move keeps the balance?\n\\end{{document}}\n"
+        );
+        std::fs::write(dir.join("diagram.tex"), tex).unwrap();
+        let latex = std::process::Command::new("pdflatex")
+            .args(["-interaction=nonstopmode", "diagram.tex"])
+            .current_dir(&dir)
+            .output()
+            .expect(
+                "pdflatex (apt-get install texlive-latex-base texlive-latex-extra texlive-games)",
+            );
+        assert!(
+            latex.status.success(),
+            "{}",
+            String::from_utf8_lossy(&latex.stdout)
+        );
+        let raster = std::process::Command::new("pdftoppm")
+            .args(["-r", "200", "-png", "-singlefile", "diagram.pdf", "page"])
+            .current_dir(&dir)
+            .status()
+            .expect("pdftoppm (apt-get install poppler-utils)");
+        assert!(raster.success());
+        // The printed part of the page, with a margin of paper around it.
+        let page = image::open(dir.join("page.png")).unwrap().to_rgb8();
+        let inked: Vec<(u32, u32)> = page
+            .enumerate_pixels()
+            .filter(|(_, _, p)| p.0.iter().any(|&c| c < 200))
+            .map(|(x, y, _)| (x, y))
+            .collect();
+        let (x0, y0) = inked
+            .iter()
+            .fold((u32::MAX, u32::MAX), |a, p| (a.0.min(p.0), a.1.min(p.1)));
+        let (x1, y1) = inked
+            .iter()
+            .fold((0, 0), |a, p| (a.0.max(p.0), a.1.max(p.1)));
+        let (left, top) = (x0.saturating_sub(30), y0.saturating_sub(30));
+        let cut =
+            image::imageops::crop_imm(&page, left, top, x1 + 30 - left, y1 + 30 - top).to_image();
+        let shot = dir.join(format!("diagram-{bottom}.png"));
+        cut.save(&shot).unwrap();
+        let o = tarpon(&["scan", shot.to_str().unwrap(), "--format", "json"]);
+        let (read, why) = (stdout(&o), stderr(&o));
+        let json: serde_json::Value = serde_json::from_str(&read).unwrap_or_default();
+        assert_eq!(
+            json["fen"].as_str().and_then(|f| f.split(' ').next()),
+            Some(placement),
+            "the diagram with {bottom} at the bottom: {read} {why}"
+        );
+        assert_eq!(json["bottom"], bottom, "{read}");
+        assert_eq!(json["oriented_by"], "coordinates", "{read}");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 
