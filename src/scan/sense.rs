@@ -115,6 +115,85 @@ fn constrained_calls(probs: &mut Displayed<[f32; 13]>) -> [usize; 64] {
     calls
 }
 
+/// A piece beyond the start position's count (a third bishop, a second
+/// queen) needs a promotion; real positions rarely hold one, so each costs
+/// the reading this much log-probability: a call that implies one must be
+/// this many times likelier than its alternative.
+const PROMOTION_COST: f32 = 5.0; // e^5 ≈ 150
+/// More promotions than a side has missing pawns is impossible.
+const IMPOSSIBLE_COST: f32 = 30.0;
+
+/// The promotions a side's men imply: pieces beyond two knights, two
+/// bishops, two rooks and a queen; and how many exceed the pawns it has
+/// lost.
+fn promotions(calls: &[usize; 64], white: bool) -> (u32, u32) {
+    let count = |letter: char| {
+        let class = class_of(if white {
+            letter
+        } else {
+            letter.to_ascii_lowercase()
+        })
+        .expect("a piece");
+        calls.iter().filter(|&&c| c == class).count() as u32
+    };
+    let needed = count('N').saturating_sub(2)
+        + count('B').saturating_sub(2)
+        + count('R').saturating_sub(2)
+        + count('Q').saturating_sub(1);
+    let lost_pawns = 8u32.saturating_sub(count('P'));
+    (needed, needed.saturating_sub(lost_pawns))
+}
+
+/// What the material counts cost a reading (log-probability).
+fn material_cost(calls: &[usize; 64]) -> f32 {
+    [true, false]
+        .into_iter()
+        .map(|white| {
+            let (needed, impossible) = promotions(calls, white);
+            PROMOTION_COST * needed as f32 + IMPOSSIBLE_COST * impossible as f32
+        })
+        .sum()
+}
+
+/// The calls changed, one square at a time, wherever another class (not a
+/// king: those are settled) is likelier once the material counts are
+/// weighed: a set whose pawns look like bishops then reads as eight pawns,
+/// not five bishops a side.
+fn weigh_material(mut calls: [usize; 64], probs: &Displayed<[f32; 13]>) -> [usize; 64] {
+    let kings = [class_of('K').expect("K"), class_of('k').expect("k")];
+    let log = |p: f32| p.max(1e-6).ln();
+    for _ in 0..64 {
+        let cost = material_cost(&calls);
+        if cost == 0.0 {
+            break;
+        }
+        let mut best: Option<(f32, usize, usize)> = None;
+        for i in 0..64 {
+            let current = calls[i];
+            if kings.contains(&current) {
+                continue;
+            }
+            for class in (0..13).filter(|c| *c != current && !kings.contains(c)) {
+                if probs[i][class] <= 0.0 {
+                    continue;
+                }
+                calls[i] = class;
+                let gain =
+                    cost - material_cost(&calls) + log(probs[i][class]) - log(probs[i][current]);
+                calls[i] = current;
+                if gain > 0.0 && best.is_none_or(|b| gain > b.0) {
+                    best = Some((gain, i, class));
+                }
+            }
+        }
+        let Some((_, i, class)) = best else {
+            break;
+        };
+        calls[i] = class;
+    }
+    calls
+}
+
 /// Positive when the pieces say Black is at the bottom: White's pawns and king
 /// sit high on the picture, Black's low.
 fn black_at_bottom_score(calls: &[usize; 64]) -> f32 {
@@ -209,7 +288,7 @@ fn fen_of(board: &[usize; 64], to_move: Side) -> (String, Option<String>) {
 /// The most probable legal reading of the net's per-square probabilities
 /// (`probs` as displayed, row 0 at the top).
 pub fn read(mut probs: Displayed<[f32; 13]>, bottom: Bottom, to_move: Option<Side>) -> Reading {
-    let calls = constrained_calls(&mut probs);
+    let calls = weigh_material(constrained_calls(&mut probs), &probs);
     let in_fen_order = |flipped: bool| -> [usize; 64] {
         std::array::from_fn(|i| calls[if flipped { 63 - i } else { i }])
     };
@@ -302,6 +381,30 @@ mod tests {
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
         );
         assert!(r.illegal.is_none());
+    }
+
+    #[test]
+    fn pawns_that_look_like_bishops_are_weighed_against_the_material() {
+        // A set whose pawns the net finds more bishop-like than pawn-like:
+        // five bishops a side would need three promotions each.
+        let mut probs = certain("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
+        for i in (8..13).chain(48..53) {
+            let (pawn, bishop) = if i < 16 { ('p', 'b') } else { ('P', 'B') };
+            probs[i] = [0.0; 13];
+            probs[i][class_of(pawn).expect("pawn")] = 0.3;
+            probs[i][class_of(bishop).expect("bishop")] = 0.7;
+        }
+        let r = read(probs, Bottom::White, None);
+        assert_eq!(
+            r.fen,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        );
+    }
+
+    #[test]
+    fn a_promotion_the_picture_is_sure_of_stays() {
+        let r = read(certain("4k3/8/8/8/8/8/8/QQ2K3"), Bottom::White, None);
+        assert_eq!(r.fen, "4k3/8/8/8/8/8/8/QQ2K3 w - - 0 1");
     }
 
     #[test]
