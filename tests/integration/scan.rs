@@ -397,16 +397,8 @@ fn a_screenshot_of_xboard_is_read_both_ways_up() {
         xwd_to_rgb(&previous)
             .save(&shot)
             .expect("save the screenshot");
-        let o = tarpon(&["scan", shot.to_str().unwrap(), "--format", "json"]);
-        let (read, why) = (stdout(&o), stderr(&o));
         drop(xboard);
-        let json: serde_json::Value = serde_json::from_str(&read).unwrap_or_default();
-        assert_eq!(
-            json["fen"].as_str().and_then(|f| f.split(' ').next()),
-            Some(placement),
-            "xboard with {bottom} at the bottom: {read} {why}"
-        );
-        assert_eq!(json["bottom"], bottom, "{read}");
+        assert_reads(&shot, placement, bottom, "xboard");
     }
     drop(xvfb);
     std::fs::remove_dir_all(&dir).ok();
@@ -460,18 +452,30 @@ fn a_book_diagram_typeset_by_latex_is_read_both_ways_up() {
             image::imageops::crop_imm(&page, left, top, x1 + 30 - left, y1 + 30 - top).to_image();
         let shot = dir.join(format!("diagram-{bottom}.png"));
         cut.save(&shot).unwrap();
-        let o = tarpon(&["scan", shot.to_str().unwrap(), "--format", "json"]);
-        let (read, why) = (stdout(&o), stderr(&o));
-        let json: serde_json::Value = serde_json::from_str(&read).unwrap_or_default();
-        assert_eq!(
-            json["fen"].as_str().and_then(|f| f.split(' ').next()),
-            Some(placement),
-            "the diagram with {bottom} at the bottom: {read} {why}"
-        );
-        assert_eq!(json["bottom"], bottom, "{read}");
-        assert_eq!(json["oriented_by"], "coordinates", "{read}");
+        let json = assert_reads(&shot, placement, bottom, "the diagram");
+        assert_eq!(json["oriented_by"], "coordinates", "{json}");
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Scans `shot` and requires `placement` with `bottom` ("white" or
+/// "black") at the bottom; the JSON reading for further checks.
+fn assert_reads(
+    shot: &std::path::Path,
+    placement: &str,
+    bottom: &str,
+    what: &str,
+) -> serde_json::Value {
+    let o = tarpon(&["scan", shot.to_str().unwrap(), "--format", "json"]);
+    let (read, why) = (stdout(&o), stderr(&o));
+    let json: serde_json::Value = serde_json::from_str(&read).unwrap_or_default();
+    assert_eq!(
+        json["fen"].as_str().and_then(|f| f.split(' ').next()),
+        Some(placement),
+        "{what} with {bottom} at the bottom: {read} {why}"
+    );
+    assert_eq!(json["bottom"], bottom, "{read}");
+    json
 }
 
 /// A child process ended when it goes out of scope, so a failed assertion
