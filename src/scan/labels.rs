@@ -13,7 +13,7 @@
 use std::sync::OnceLock;
 
 use super::finder::Grid;
-use super::picture::Plane;
+use super::picture::{Plane, bounding_box};
 use super::render::{GLYPHS, LABEL_CHARS};
 
 /// A glyph's ink resampled to its bounding box: `COLS`×`ROWS` cells.
@@ -33,14 +33,8 @@ impl Glyph {
     /// or `None` without ink.
     pub fn from_mask(mask: &[bool], width: usize, height: usize) -> Option<Glyph> {
         debug_assert_eq!(mask.len(), width * height);
-        let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
-        for (i, _) in mask.iter().enumerate().filter(|(_, ink)| **ink) {
-            let (x, y) = (i % width, i / width);
-            (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
-        }
-        if x0 > x1 {
-            return None;
-        }
+        let inked = mask.iter().enumerate().filter(|(_, ink)| **ink);
+        let [x0, y0, x1, y1] = bounding_box(inked.map(|(i, _)| (i % width, i / width)))?;
         let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
         // Each cell averages the pixels whose centres fall in it; a cell
         // smaller than a pixel takes the pixel under its centre.
@@ -524,11 +518,8 @@ impl Region {
                 continue;
             }
             let patch = flood(&ink, &mut seen, w, h, start);
-            let (mut px0, mut py0, mut px1, mut py1) = (usize::MAX, usize::MAX, 0, 0);
-            for &p in &patch {
-                let (x, y) = (p % w, p / w);
-                (px0, py0, px1, py1) = (px0.min(x), py0.min(y), px1.max(x), py1.max(y));
-            }
+            let [px0, py0, px1, py1] =
+                bounding_box(patch.iter().map(|&p| (p % w, p / w))).expect("a patch has a pixel");
             let edges = self.edges;
             if (edges.left && px0 == 0)
                 || (edges.right && px1 == w - 1)

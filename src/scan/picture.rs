@@ -115,6 +115,17 @@ impl Plane {
     }
 }
 
+/// The smallest box holding every point, as (left, top, right, bottom),
+/// inclusive; `None` without points.
+pub fn bounding_box(points: impl IntoIterator<Item = (usize, usize)>) -> Option<[usize; 4]> {
+    points.into_iter().fold(None, |b, (x, y)| {
+        Some(match b {
+            None => [x, y, x, y],
+            Some([x0, y0, x1, y1]) => [x0.min(x), y0.min(y), x1.max(x), y1.max(y)],
+        })
+    })
+}
+
 /// Decodes a picture held in memory (PNG or JPEG), checking its size from the
 /// header before decoding a single pixel.
 pub fn decode(bytes: &[u8]) -> Result<image::RgbImage, PictureError> {

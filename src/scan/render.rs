@@ -93,11 +93,10 @@ pub fn load_label_fonts(dir: &Path, names: &[&str]) -> Result<Vec<LabelFont>, St
 /// `alpha` cut down to the bounding box of its pixels above half ink.
 fn crop_to_ink(alpha: &image::GrayImage) -> Option<image::GrayImage> {
     let inked = alpha.enumerate_pixels().filter(|(_, _, p)| p[0] >= 128);
-    let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
-    for (x, y, _) in inked {
-        (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
-    }
-    (x0 <= x1).then(|| imageops::crop_imm(alpha, x0, y0, x1 - x0 + 1, y1 - y0 + 1).to_image())
+    let [x0, y0, x1, y1] =
+        super::picture::bounding_box(inked.map(|(x, y, _)| (x as usize, y as usize)))?
+            .map(|v| v as u32);
+    Some(imageops::crop_imm(alpha, x0, y0, x1 - x0 + 1, y1 - y0 + 1).to_image())
 }
 
 /// A board colour scheme: light and dark squares.
