@@ -23,7 +23,7 @@
 //! | `train` | self-play datagen, the record format and the NNUE trainer | `eval`, `position`, `rng`, `search`, `tablebase` |
 //! | `similar` | master games that reached a position like this one: the LSI index and its queries | |
 //! | `explain` | showing how engines think: search trees, evaluation traces, annotated games, mazes | `eval`, `position`, `rng`, `search` |
-//! | `scan` | reading a board from a picture: finder, square classifier, printed coordinates, chess sense, renderer and trainer, the reader behind UCI's `scan` (feature `scan`) | `explain`, `position`, `rng`, `search`, `train`, `uci` |
+//! | `scan` | reading a board from a picture: finder, square classifier, printed coordinates, chess sense, boards at an angle warped flat, photos' occupancy, renderer and trainer, the reader behind UCI's `scan` (feature `scan`) | `explain`, `position`, `rng`, `search`, `train`, `uci` |
 //! | `play` | `tarpon play`: the HTTP server, games by id, the engine's replies and the learner's verdicts, its page, pictures dropped on the board, and the maze and search-view pages with their controls | `eval`, `explain`, `position`, `rng`, `scan`, `search`, `uci` |
 
 pub mod arena;

@@ -13,12 +13,15 @@ use image::{Rgb, RgbImage};
 
 use super::finder::Grid;
 use super::net::{Net, SIDE};
+use super::perspective::{Homography, Quad, warp_flat};
+use super::photo;
 use super::picture::{self, Plane};
 use super::render::{self, Styles};
 use super::sense::{Bottom, Reading, Side, square_name};
 use super::train::{EvalArgs, TrainArgs, run_eval, run_train};
 use super::{
-    CLASSES, MIN_CONFIDENCE, class_of, doubtful_squares, doubts, read_plane, scan_picture,
+    CLASSES, MIN_CONFIDENCE, class_of, doubtful_squares, doubts, read_grid, read_plane,
+    scan_picture,
 };
 use crate::explain::json::Json;
 
@@ -54,6 +57,11 @@ pub struct ScanArgs {
     /// Classifier weights to use instead of the embedded ones.
     #[arg(long)]
     pub net: Option<PathBuf>,
+    /// The playing area's four corners in the picture, `x,y x,y x,y x,y` in
+    /// any order, for a board seen at an angle (a photo of a screen or a
+    /// page): it is warped flat instead of searched for.
+    #[arg(long, allow_hyphen_values = true)]
+    pub corners: Option<String>,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -66,6 +74,9 @@ pub enum Tool {
     Render(RenderArgs),
     /// Time reading one picture (decode, net load, find, classify, coordinates), one thread.
     Bench(BenchArgs),
+    /// A photo of a physical board: which squares hold a white piece, a black
+    /// piece or none, calibrated from a photo of the starting position.
+    Photo(PhotoArgs),
     /// Print the coordinate templates the reader embeds
     /// (src/scan/label_templates.txt) from the training label fonts.
     LabelTemplates(LabelTemplatesArgs),
@@ -76,6 +87,34 @@ pub struct LabelTemplatesArgs {
     /// The art directory of arena/scan/fetch_art.sh (its `_labels` fonts).
     #[arg(long)]
     pub art: PathBuf,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct PhotoArgs {
+    /// The photo to read.
+    pub image: PathBuf,
+    /// Its playing area's four corners, `x,y x,y x,y x,y` in any order.
+    #[arg(long, allow_hyphen_values = true)]
+    pub corners: String,
+    /// A photo of the same board in the starting position, same light.
+    #[arg(long)]
+    pub start: PathBuf,
+    /// The start photo's corners (default: the same as `--corners`, for a
+    /// camera that has not moved).
+    #[arg(long, allow_hyphen_values = true)]
+    pub start_corners: Option<String>,
+    /// Which side is at the bottom (`auto`: as in the start photo, where the
+    /// lighter pieces tell).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub bottom: Bottom,
+    #[arg(long, value_enum, default_value = "ascii")]
+    pub format: Format,
+    /// A square called with less probability than this is in doubt (exit 2).
+    #[arg(long, default_value_t = MIN_CONFIDENCE)]
+    pub min_confidence: f32,
+    /// Write both photos warped flat, each square's window framed by its call.
+    #[arg(long)]
+    pub debug_dir: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -124,6 +163,7 @@ pub fn run(args: &ScanArgs) -> ExitCode {
         Some(Tool::Render(a)) => run_render(a).map(|()| ExitCode::SUCCESS),
         Some(Tool::Bench(a)) => run_bench(a).map(|()| ExitCode::SUCCESS),
         Some(Tool::LabelTemplates(a)) => run_label_templates(a).map(|()| ExitCode::SUCCESS),
+        Some(Tool::Photo(a)) => run_photo(a),
         None => scan(args),
     };
     result.unwrap_or_else(|e| {
@@ -134,11 +174,28 @@ pub fn run(args: &ScanArgs) -> ExitCode {
 
 fn scan(args: &ScanArgs) -> Result<ExitCode, String> {
     let path = args.image.as_deref().ok_or("no picture given")?;
-    let image = picture::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut image = picture::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let net = Net::load(args.net.as_deref())?;
-    let plane = Plane::from_rgb(&image);
-    let (grid, reading) = read_plane(&net, &plane, args.bottom, args.to_move)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let (plane, grid, reading) = match &args.corners {
+        Some(corners) => {
+            image = warp_to_corners(&image, corners, FLAT_SQUARE)?;
+            let plane = Plane::from_rgb(&image);
+            let margin = FLAT_MARGIN as f32 * FLAT_SQUARE as f32;
+            let grid = Grid {
+                left: margin,
+                top: margin,
+                square: FLAT_SQUARE as f32,
+            };
+            let reading = read_grid(&net, &plane, &grid, args.bottom, args.to_move);
+            (plane, grid, reading)
+        }
+        None => {
+            let plane = Plane::from_rgb(&image);
+            let (grid, reading) = read_plane(&net, &plane, args.bottom, args.to_move)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            (plane, grid, reading)
+        }
+    };
     let doubtful = doubtful_squares(&reading, args.min_confidence);
     match args.format {
         Format::Fen => {
@@ -172,6 +229,151 @@ fn scan(args: &ScanArgs) -> Result<ExitCode, String> {
     } else {
         ExitCode::from(2)
     })
+}
+
+/// Pixels a square of a board warped flat for the net (it reads 32).
+const FLAT_SQUARE: u32 = 64;
+/// Squares of surroundings kept around a board warped flat: room for its
+/// printed coordinates.
+const FLAT_MARGIN: f64 = 0.5;
+
+/// The picture's board, outlined by `corners`, warped flat with
+/// [`FLAT_MARGIN`] around it.
+fn warp_to_corners(image: &RgbImage, corners: &str, square: u32) -> Result<RgbImage, String> {
+    let quad = Quad::parse(corners)?;
+    let mapping = Homography::from_quad(&quad)
+        .ok_or("--corners: no perspective maps a board onto these four points")?;
+    Ok(warp_flat(image, &mapping, square, FLAT_MARGIN))
+}
+
+/// `tarpon scan photo`: occupancy and piece colours, exit 2 when some square
+/// is in doubt.
+fn run_photo(args: &PhotoArgs) -> Result<ExitCode, String> {
+    let flat = |path: &Path, corners: &str| -> Result<RgbImage, String> {
+        let image = picture::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        warp_to_corners(&image, corners, photo::SQUARE_PX)
+    };
+    let start = flat(
+        &args.start,
+        args.start_corners.as_deref().unwrap_or(&args.corners),
+    )?;
+    let shown = flat(&args.image, &args.corners)?;
+    let given = match args.bottom {
+        Bottom::Auto => None,
+        Bottom::White => Some(true),
+        Bottom::Black => Some(false),
+    };
+    let calibration = photo::Calibration::from_start(&start, given)
+        .map_err(|e| format!("{}: {e}", args.start.display()))?;
+    let calls = calibration.call(&shown);
+    let white_at_bottom = calibration.white_at_bottom;
+    let (kinds, confidence) = photo::in_fen_order(&calls, white_at_bottom);
+    let doubtful: Vec<usize> = (0..64)
+        .filter(|&i| confidence[i] < args.min_confidence as f64)
+        .collect();
+    let placement = photo::placement(&kinds);
+    match args.format {
+        Format::Fen => println!("{placement}"),
+        Format::Ascii => {
+            for rank in 0..8 {
+                let row: Vec<String> = (0..8)
+                    .map(|file| photo::OCCUPANTS[kinds[rank * 8 + file]].to_string())
+                    .collect();
+                println!("{}  {}", 8 - rank, row.join(" "));
+            }
+            println!("   a b c d e f g h");
+            println!("{placement}");
+        }
+        Format::Json => {
+            let squares = (0..64)
+                .map(|i| {
+                    let shown_at = if white_at_bottom { i } else { 63 - i };
+                    let probabilities = photo::OCCUPANTS
+                        .iter()
+                        .zip(calls[shown_at])
+                        .map(|(c, p)| (c.to_string(), Json::Num((p * 1e4).round() / 1e4)))
+                        .collect();
+                    Json::obj([
+                        ("square", Json::str(square_name(i))),
+                        (
+                            "occupant",
+                            Json::str(photo::OCCUPANTS[kinds[i]].to_string()),
+                        ),
+                        ("probabilities", Json::Obj(probabilities)),
+                    ])
+                })
+                .collect();
+            let doubtful_names = doubtful
+                .iter()
+                .map(|&i| Json::str(square_name(i)))
+                .collect();
+            println!(
+                "{}",
+                Json::obj([
+                    ("occupancy", Json::str(&placement)),
+                    (
+                        "bottom",
+                        Json::str(if white_at_bottom { "white" } else { "black" })
+                    ),
+                    ("doubtful", Json::Arr(doubtful_names)),
+                    ("squares", Json::Arr(squares)),
+                ])
+            );
+        }
+    }
+    if let Some(dir) = &args.debug_dir {
+        write_photo_debug(dir, &start, &shown, &calls)
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    if doubtful.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let names: Vec<String> = doubtful.iter().map(|&i| square_name(i)).collect();
+    eprintln!("tarpon scan: squares in doubt: {}", names.join(", "));
+    Ok(ExitCode::from(2))
+}
+
+/// `start.png` and `photo.png`: both photos warped flat; in the second each
+/// square's window is framed grey (empty), white or black by its call, and
+/// red where the call is in doubt.
+fn write_photo_debug(
+    dir: &Path,
+    start: &RgbImage,
+    shown: &RgbImage,
+    calls: &[[f64; 3]; 64],
+) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    start
+        .save(dir.join("start.png"))
+        .map_err(|e| e.to_string())?;
+    let mut framed = shown.clone();
+    let margin = photo::margin_px(shown);
+    let s = photo::SQUARE_PX;
+    for (i, p) in calls.iter().enumerate() {
+        let kind = (0..3).max_by(|&a, &b| p[a].total_cmp(&p[b])).unwrap_or(0);
+        let colour = if p[kind] < MIN_CONFIDENCE as f64 {
+            Rgb([230, 0, 0])
+        } else {
+            [Rgb([128, 128, 128]), Rgb([255, 255, 255]), Rgb([0, 0, 0])][kind]
+        };
+        let (x0, y0) = (
+            margin + (i as u32 % 8) * s + 3,
+            margin + (i as u32 / 8) * s + 3,
+        );
+        for t in 0..s - 6 {
+            for (x, y) in [
+                (x0 + t, y0),
+                (x0 + t, y0 + s - 7),
+                (x0, y0 + t),
+                (x0 + s - 7, y0 + t),
+            ] {
+                framed.put_pixel(x, y, colour);
+            }
+        }
+    }
+    framed
+        .save(dir.join("photo.png"))
+        .map_err(|e| e.to_string())
 }
 
 /// The UCI loop's `scan` (`uci::engine::PictureReader`): the FEN of a legal

@@ -6,6 +6,10 @@
 //!   square out of it at the classifier's input size;
 //! - [`finder`]: the 8×8 grid in a 2D screenshot or diagram, from gradient
 //!   profiles (evenly spaced lines);
+//! - [`perspective`]: a board seen at an angle, its corners given, warped
+//!   flat;
+//! - [`photo`]: photos of physical boards: occupancy and piece colour per
+//!   square, calibrated from a photo of the starting position;
 //! - [`net`]: the small convolutional net that calls each square (13 classes),
 //!   its weight file and the embedded default weights;
 //! - [`labels`]: the board coordinates printed on or around the board, read
@@ -21,6 +25,8 @@ pub mod cli;
 pub mod finder;
 pub mod labels;
 pub mod net;
+pub mod perspective;
+pub mod photo;
 pub mod picture;
 pub mod render;
 pub mod sense;
@@ -126,15 +132,26 @@ pub fn read_plane(
     to_move: Option<sense::Side>,
 ) -> Result<(finder::Grid, sense::Reading), finder::FindError> {
     let grid = finder::find(plane)?;
-    let probs = classify_squares(net, plane, &grid);
+    Ok((grid, read_grid(net, plane, &grid, bottom, to_move)))
+}
+
+/// Calls the squares of a known grid and applies chess sense.
+pub fn read_grid(
+    net: &net::Net,
+    plane: &picture::Plane,
+    grid: &finder::Grid,
+    bottom: sense::Bottom,
+    to_move: Option<sense::Side>,
+) -> sense::Reading {
+    let probs = classify_squares(net, plane, grid);
     // Printed coordinates, where they are clear, settle the orientation
     // before the pieces are asked.
     let printed = match bottom {
-        sense::Bottom::Auto => labels::read(plane, &grid),
+        sense::Bottom::Auto => labels::read(plane, grid),
         _ => None,
     };
     let Some(printed) = printed else {
-        return Ok((grid, sense::read(probs, bottom, to_move)));
+        return sense::read(probs, bottom, to_move);
     };
     let given = if printed.black_at_bottom {
         sense::Bottom::Black
@@ -143,5 +160,5 @@ pub fn read_plane(
     };
     let mut reading = sense::read(probs, given, to_move);
     reading.oriented_by = sense::OrientedBy::Coordinates;
-    Ok((grid, reading))
+    reading
 }

@@ -509,3 +509,131 @@ fn xwd_to_rgb(dump: &[u8]) -> image::RgbImage {
         image::Rgb([r, g, b])
     })
 }
+
+/// The cburnett fixture seen at an angle: its board (and half a square
+/// around it) drawn into the quadrilateral `corners` of a bigger picture.
+fn seen_at_an_angle(corners: &str) -> image::RgbImage {
+    use tarpon::scan::perspective::{Homography, Quad};
+    let source = image::open(fixture("cburnett-white-bottom.png"))
+        .expect("the fixture")
+        .to_rgb8();
+    let o = tarpon(&[
+        "scan",
+        "--format",
+        "json",
+        &fixture("cburnett-white-bottom.png"),
+    ]);
+    let report: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    let grid = |key: &str| report["grid"][key].as_f64().expect("a grid");
+    let (left, top, square) = (grid("left"), grid("top"), grid("square"));
+    let to_board = Homography::from_quad(&Quad::parse(corners).expect("corners"))
+        .and_then(|h| h.inverse())
+        .expect("a perspective");
+    image::RgbImage::from_fn(900, 700, |x, y| {
+        let (u, v) = to_board.apply(x as f64 + 0.5, y as f64 + 0.5);
+        let (sx, sy) = (left + u * square, top + v * square);
+        let inside = (-0.5..8.5).contains(&u) && (-0.5..8.5).contains(&v);
+        if inside && sx >= 0.0 && sy >= 0.0 {
+            let (sx, sy) = (sx as u32, sy as u32);
+            if sx < source.width() && sy < source.height() {
+                return *source.get_pixel(sx, sy);
+            }
+        }
+        image::Rgb([70, 90, 80])
+    })
+}
+
+#[test]
+fn a_board_seen_at_an_angle_is_read_from_its_corners() {
+    let dir = temp_dir("scan-corners");
+    let path = dir.join("angle.png");
+    let corners = "160,70 780,130 840,660 40,600";
+    seen_at_an_angle(corners).save(&path).expect("write");
+    let picture = path.to_str().expect("UTF-8");
+    // Any order of the four points will do.
+    let o = tarpon(&[
+        "scan",
+        picture,
+        "--corners",
+        "840,660 160,70 40,600 780,130",
+    ]);
+    assert_eq!(
+        first_line(&o),
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 1",
+        "stderr: {}",
+        stderr(&o)
+    );
+    assert!(o.status.success(), "stderr: {}", stderr(&o));
+    // Corners that are not a board are refused, not guessed around.
+    for bad in [
+        "160,70 780,130 840,660",
+        "0,0 10,0 10,10 0,10",
+        "1,1 2,2 3,3 4,4",
+        "a,b c,d e,f g,h",
+    ] {
+        assert_refused(&tarpon(&["scan", picture, "--corners", bad]), "--corners");
+    }
+}
+
+/// The ray-traced photos (`arena/scan/photo_scene.py`, steep camera, seeds 4
+/// and 5; `tests/data/SOURCES.md`): the corners the scene script printed.
+const PHOTO_CORNERS: &str = "192.0,80.3 631.6,95.1 677.4,539.5 103.7,514.2";
+
+#[test]
+fn a_photo_of_a_physical_board_is_read_square_by_square_after_a_start_photo() {
+    let dir = temp_dir("scan-photo");
+    let debug = dir.join("debug");
+    let o = tarpon(&[
+        "scan",
+        "photo",
+        &fixture("photo-middlegame.jpg"),
+        "--corners",
+        PHOTO_CORNERS,
+        "--start",
+        &fixture("photo-start.jpg"),
+        "--format",
+        "json",
+        "--debug-dir",
+        debug.to_str().expect("UTF-8"),
+    ]);
+    assert!(o.status.success(), "stderr: {}", stderr(&o));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    // The cburnett fixture's position, pieces only by colour.
+    assert_eq!(
+        report["occupancy"],
+        "B1BB1BB1/BB2BBBB/2B1BB2/3B4/2WW4/2W2W2/WW2WWWW/W2WWW1W"
+    );
+    assert_eq!(report["bottom"], "white");
+    assert_eq!(report["squares"].as_array().map(Vec::len), Some(64));
+    assert!(debug.join("photo.png").exists() && debug.join("start.png").exists());
+    // Told the board is the other way round, it reads the photo rotated.
+    let o = tarpon(&[
+        "scan",
+        "photo",
+        &fixture("photo-middlegame.jpg"),
+        "--corners",
+        PHOTO_CORNERS,
+        "--start",
+        &fixture("photo-start.jpg"),
+        "--bottom",
+        "black",
+        "--format",
+        "fen",
+    ]);
+    assert!(
+        first_line(&o).starts_with("B1BBB2B/BBBB2BB"),
+        "{}",
+        first_line(&o)
+    );
+    // A start photo that is not the starting position is refused.
+    let o = tarpon(&[
+        "scan",
+        "photo",
+        &fixture("photo-middlegame.jpg"),
+        "--corners",
+        PHOTO_CORNERS,
+        "--start",
+        &fixture("cburnett-white-bottom.png"),
+    ]);
+    assert_refused(&o, "start");
+}
