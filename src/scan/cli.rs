@@ -185,6 +185,7 @@ fn scan(args: &ScanArgs) -> Result<ExitCode, String> {
                 left: margin,
                 top: margin,
                 square: FLAT_SQUARE as f32,
+                skew: 0.0,
             };
             let reading = read_grid(&net, &plane, &grid, args.bottom, args.to_move);
             (plane, grid, reading)
@@ -206,7 +207,7 @@ fn scan(args: &ScanArgs) -> Result<ExitCode, String> {
         Format::Json => println!("{}", json(&reading, &grid, &doubtful)),
     }
     if let Some(dir) = &args.debug_dir {
-        write_debug(dir, &image, &plane, &grid, &reading)
+        write_debug(dir, &image, &plane.upright(grid.skew), &grid, &reading)
             .map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     let mut sound = true;
@@ -469,6 +470,7 @@ fn json(reading: &Reading, grid: &Grid, doubtful: &[usize]) -> Json {
                 ("left", number(grid.left)),
                 ("top", number(grid.top)),
                 ("square", number(grid.square)),
+                ("skew_degrees", number(grid.skew)),
             ]),
         ),
         (
@@ -531,7 +533,16 @@ fn write_debug(
     reading: &Reading,
 ) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-    let mut overlay = image.clone();
+    // A crooked board's grid is drawn over the picture turned upright, in grey.
+    let mut overlay = if grid.skew == 0.0 {
+        image.clone()
+    } else {
+        let grey = |v: f32| (v * 255.0).round().clamp(0.0, 255.0) as u8;
+        RgbImage::from_fn(plane.width as u32, plane.height as u32, |x, y| {
+            let v = grey(plane.at(x as usize, y as usize));
+            Rgb([v, v, v])
+        })
+    };
     for k in 0..=8 {
         let x = grid.left + k as f32 * grid.square;
         let y = grid.top + k as f32 * grid.square;
@@ -638,10 +649,11 @@ fn run_render(args: &RenderArgs) -> Result<(), String> {
         .save(&args.out)
         .map_err(|e| format!("{}: {e}", args.out.display()))?;
     eprintln!(
-        "grid left {:.1} top {:.1} square {:.2}, {} at the bottom{}",
+        "grid left {:.1} top {:.1} square {:.2} skew {:.2}°, {} at the bottom{}",
         sample.left,
         sample.top,
         sample.square,
+        sample.skew,
         if sample.flipped { "black" } else { "white" },
         if sample.coordinates {
             ", coordinates shown"

@@ -15,7 +15,10 @@
 //!    by least squares, outliers refitted without.
 //!
 //! A found grid must alternate on at least 52 of 64 squares, or there is no
-//! board.
+//! board: by one threshold over the whole board, or (for a board partly in
+//! shadow) 56 squares each standing out from all its neighbours the
+//! checkerboard's way. A board turned a little ([`skew`]) is turned back
+//! first.
 
 use std::fmt;
 use std::ops::Range;
@@ -29,6 +32,10 @@ pub struct Grid {
     pub left: f32,
     pub top: f32,
     pub square: f32,
+    /// Degrees the board is turned clockwise in the picture (about the
+    /// picture's centre); `left` and `top` are in the picture turned back
+    /// upright ([`Plane::upright`]).
+    pub skew: f32,
 }
 
 #[derive(Debug)]
@@ -158,7 +165,106 @@ fn grid_of((x, y): (Comb, Comb)) -> Grid {
         left: x.0,
         top: y.0,
         square: (x.1 + y.1) / 2.0,
+        skew: 0.0,
     }
+}
+
+/// The largest skew looked for, in degrees: a board photographed or scanned
+/// a little crooked, not a picture on its side.
+const MAX_SKEW: f32 = 5.0;
+/// Below this a skew is left alone: the grid fit absorbs it.
+const MIN_SKEW: f32 = 0.3;
+const SKEW_STEP: f32 = 0.1;
+/// A turned reading must line the edges up this much better than upright.
+const SKEW_GAIN: f32 = 1.05;
+/// Edge pixels the skew is measured on, at most.
+const MAX_SKEW_EDGES: usize = 30_000;
+
+/// How far a board's lines are turned from the picture's axes, in degrees
+/// clockwise, or 0 when they are not (or nothing says so clearly).
+///
+/// The edges are projected across the picture at each angle tried: at the
+/// board's own angle its lines fall on few rows and columns, so the sum of
+/// the squared projections peaks. (Per-pixel gradient directions do not
+/// work: beside a rasterised, slightly turned line most pixels see a step
+/// straight up.)
+pub fn skew(plane: &Plane) -> f32 {
+    let (w, h) = (plane.width, plane.height);
+    // (x, y, weight across rows, weight across columns) of every edge pixel.
+    // Every pixel, not every other: a sparser lattice of samples projects
+    // most sharply upright whatever the board's angle.
+    let mut edges: Vec<(f32, f32, f32, f32)> = Vec::new();
+    // JPEG's 8×8 blocks leave faint steps at their borders, lined up
+    // across the whole picture: differences that straddle them are left out.
+    let clear_of_blocks = |i: usize| !matches!(i % 8, 0 | 7);
+    for y in 1..h.saturating_sub(1) {
+        for x in 1..w.saturating_sub(1) {
+            let gx = if clear_of_blocks(x) {
+                (plane.at(x + 1, y) - plane.at(x - 1, y)).abs()
+            } else {
+                0.0
+            };
+            let gy = if clear_of_blocks(y) {
+                (plane.at(x, y + 1) - plane.at(x, y - 1)).abs()
+            } else {
+                0.0
+            };
+            if gx.max(gy) >= 0.04 {
+                edges.push((x as f32, y as f32, gy.min(0.3), gx.min(0.3)));
+            }
+        }
+    }
+    if edges.is_empty() {
+        return 0.0;
+    }
+    // The strongest edges are the board's lines and the pieces' outlines;
+    // keeping only those keeps a big picture's cost near a small one's.
+    if edges.len() > MAX_SKEW_EDGES {
+        edges.select_nth_unstable_by(MAX_SKEW_EDGES, |a, b| (b.2 + b.3).total_cmp(&(a.2 + a.3)));
+        edges.truncate(MAX_SKEW_EDGES);
+    }
+    let span = (w + h) as f32;
+    let mut rows = vec![0.0f32; 2 * (w + h) + 2];
+    let mut columns = vec![0.0f32; 2 * (w + h) + 2];
+    let mut sharpness = |degrees: f32| {
+        let tan = degrees.to_radians().tan();
+        rows.fill(0.0);
+        columns.fill(0.0);
+        for &(x, y, across_rows, across_columns) in &edges {
+            // A horizontal line turned clockwise keeps y - x·tan; a vertical
+            // one keeps x + y·tan.
+            rows[(y - x * tan + span) as usize] += across_rows;
+            columns[(x + y * tan + span) as usize] += across_columns;
+        }
+        rows.iter().chain(&columns).map(|v| v * v).sum::<f32>()
+    };
+    let steps = (MAX_SKEW / SKEW_STEP).round() as i32;
+    let scores: Vec<(f32, f32)> = (-steps..=steps)
+        .map(|k| {
+            let degrees = k as f32 * SKEW_STEP;
+            (degrees, sharpness(degrees))
+        })
+        .collect();
+    let upright = scores[steps as usize].1;
+    let Some(best) = (0..scores.len()).max_by(|&a, &b| scores[a].1.total_cmp(&scores[b].1)) else {
+        return 0.0;
+    };
+    let (degrees, score) = scores[best];
+    if degrees.abs() < MIN_SKEW || score < SKEW_GAIN * upright {
+        return 0.0;
+    }
+    // A parabola through the peak and its neighbours, for a fraction of a step.
+    if best == 0 || best + 1 == scores.len() {
+        return degrees;
+    }
+    let (before, after) = (scores[best - 1].1, scores[best + 1].1);
+    let curve = before - 2.0 * score + after;
+    let shift = if curve < 0.0 {
+        (0.5 * (before - after) / curve).clamp(-0.5, 0.5)
+    } else {
+        0.0
+    };
+    degrees + shift * SKEW_STEP
 }
 
 /// Each pixel's gradient counts at most this much (grey levels 0..1) while
@@ -445,7 +551,7 @@ impl Integral {
     /// tone or in texture, whichever splits better. 0 for a grid outside the
     /// picture.
     fn separation(&self, grid: &Grid) -> f32 {
-        let Some(values) = self.corners(grid) else {
+        let Some(values) = self.corners(grid).map(|v| v.map(|f| local_contrast(&f))) else {
             return 0.0;
         };
         values
@@ -475,6 +581,15 @@ impl Integral {
         let Some(values) = self.corners(grid) else {
             return 0;
         };
+        // Against its neighbours a square alternates in a shadow too, but
+        // text alternates that way more easily than by one threshold: that
+        // count must clear a higher bar.
+        let local = values.iter().map(standing_out).max().unwrap_or(0);
+        Self::alternating(&values).max(local.saturating_sub(LOCAL_HANDICAP))
+    }
+
+    /// The agreement of one set of features (see [`Integral::agreement`]).
+    fn alternating(values: &[[f64; 64]; FEATURES]) -> usize {
         values
             .iter()
             .map(|feature| {
@@ -501,6 +616,70 @@ impl Integral {
             .max()
             .unwrap_or(0)
     }
+}
+
+/// Squares alternating against their neighbours that count as one
+/// alternating by the picture-wide threshold fewer.
+const LOCAL_HANDICAP: usize = 4;
+
+/// How many squares stand out from every one of their neighbours the way
+/// the checkerboard says (above them all, or below them all, by at least a
+/// little): true of a board's squares in a shadow or out of it, and of a
+/// column beside the board only by chance, since it must also differ from
+/// the squares above and below it.
+fn standing_out(feature: &[f64; 64]) -> usize {
+    const MARGIN: f64 = 0.01;
+    let neighbours = |i: usize| {
+        let (row, col) = (i / 8, i % 8);
+        [
+            (row > 0).then(|| i - 8),
+            (row < 7).then(|| i + 8),
+            (col > 0).then(|| i - 1),
+            (col < 7).then(|| i + 1),
+        ]
+        .into_iter()
+        .flatten()
+    };
+    // Which kind of square is the lighter (or the more textured) one.
+    let even_higher = (0..64)
+        .filter(|&i| colour_of(i) == 0)
+        .map(|i| neighbours(i).map(|j| feature[i] - feature[j]).sum::<f64>())
+        .sum::<f64>()
+        > 0.0;
+    (0..64)
+        .filter(|&i| {
+            let higher = (colour_of(i) == 0) == even_higher;
+            neighbours(i).all(|j| {
+                let step = feature[i] - feature[j];
+                if higher {
+                    step > MARGIN
+                } else {
+                    step < -MARGIN
+                }
+            })
+        })
+        .count()
+}
+
+/// Each square's value less the mean of its (up to four) neighbours': a
+/// checkerboard's light squares stand above their neighbours and its dark
+/// ones below, in a shadow or out of it, where a split of all 64 by one
+/// threshold fails once a shadow darkens light squares to a dark square's
+/// tone.
+fn local_contrast(feature: &[f64; 64]) -> [f64; 64] {
+    std::array::from_fn(|i| {
+        let (row, col) = (i / 8, i % 8);
+        let neighbours: Vec<f64> = [
+            (row > 0).then(|| feature[i - 8]),
+            (row < 7).then(|| feature[i + 8]),
+            (col > 0).then(|| feature[i - 1]),
+            (col < 7).then(|| feature[i + 1]),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        feature[i] - neighbours.iter().sum::<f64>() / neighbours.len() as f64
+    })
 }
 
 /// Places each of the seven inner lines at its local gradient peak (parabolic
@@ -663,6 +842,22 @@ mod tests {
         let truth = (20.0, 15.0, 40.0);
         let hatch = |x: usize, y: usize| if (x + y) % 5 < 1 { 0.2 } else { 0.95 };
         assert_found(&board_plane((370, 360), truth, 0.8, hatch), truth);
+    }
+
+    #[test]
+    fn a_turned_board_is_measured_and_found_once_turned_back() {
+        let truth = (50.0, 45.0, 30.0);
+        let upright = board_plane((340, 330), truth, 0.85, |_, _| 0.45);
+        assert_eq!(skew(&upright), 0.0);
+        for degrees in [-3.0f32, -1.2, 0.8, 2.5] {
+            let turned = upright.rotated(degrees);
+            let measured = skew(&turned);
+            assert!(
+                (measured - degrees).abs() < 0.15,
+                "turned {degrees}°, measured {measured}°"
+            );
+            assert_found(&turned.upright(measured), truth);
+        }
     }
 
     #[test]

@@ -667,6 +667,7 @@ mod tests {
             left: MARGIN as f32,
             top: MARGIN as f32,
             square: SQUARE as f32,
+            skew: 0.0,
         };
         (Plane::from_rgb(&image), grid)
     }

@@ -47,7 +47,8 @@ pub fn class_of(letter: char) -> Option<usize> {
 /// top, column 0 at the left.
 pub type Displayed<T> = [T; 64];
 
-/// The net's probabilities for each displayed square of `grid`.
+/// The net's probabilities for each displayed square of `grid`, on the
+/// picture turned upright (`plane.upright(grid.skew)`).
 pub fn classify_squares(
     net: &net::Net,
     plane: &picture::Plane,
@@ -131,12 +132,29 @@ pub fn read_plane(
     bottom: sense::Bottom,
     to_move: Option<sense::Side>,
 ) -> Result<(finder::Grid, sense::Reading), finder::FindError> {
-    let grid = finder::find(plane)?;
-    Ok((grid, read_grid(net, plane, &grid, bottom, to_move)))
+    // A crooked board is turned upright before its lines are looked for.
+    let skew = finder::skew(plane);
+    let upright = plane.upright(skew);
+    let grid = finder::Grid {
+        skew,
+        ..finder::find(&upright)?
+    };
+    Ok((grid, read_upright(net, &upright, &grid, bottom, to_move)))
 }
 
 /// Calls the squares of a known grid and applies chess sense.
 pub fn read_grid(
+    net: &net::Net,
+    plane: &picture::Plane,
+    grid: &finder::Grid,
+    bottom: sense::Bottom,
+    to_move: Option<sense::Side>,
+) -> sense::Reading {
+    read_upright(net, &plane.upright(grid.skew), grid, bottom, to_move)
+}
+
+/// [`read_grid`] on the picture already turned upright.
+fn read_upright(
     net: &net::Net,
     plane: &picture::Plane,
     grid: &finder::Grid,

@@ -4,6 +4,8 @@
 
 use image::{Rgb, RgbImage};
 
+use super::picture::sample_rgb;
+
 /// The playing area's four corners in picture pixels, in the order
 /// top-left, top-right, bottom-right, bottom-left as seen.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -176,34 +178,8 @@ pub fn warp_flat(image: &RgbImage, mapping: &Homography, square: u32, margin: f6
         let u = (x as f64 + 0.5) * scale - margin;
         let v = (y as f64 + 0.5) * scale - margin;
         let (px, py) = mapping.apply(u, v);
-        bilinear_rgb(image, px - 0.5, py - 0.5)
+        sample_rgb(image, px as f32 - 0.5, py as f32 - 0.5).unwrap_or(Rgb([128, 128, 128]))
     })
-}
-
-/// Bilinear sample at pixel-centre coordinates; grey outside the picture.
-fn bilinear_rgb(image: &RgbImage, x: f64, y: f64) -> Rgb<u8> {
-    let (w, h) = (image.width() as f64, image.height() as f64);
-    if !(x > -1.0 && y > -1.0 && x < w && y < h) {
-        return Rgb([128, 128, 128]);
-    }
-    let (x, y) = (x.clamp(0.0, w - 1.0), y.clamp(0.0, h - 1.0));
-    let (x0, y0) = (x.floor() as u32, y.floor() as u32);
-    let (x1, y1) = (
-        (x0 + 1).min(image.width() - 1),
-        (y0 + 1).min(image.height() - 1),
-    );
-    let (fx, fy) = (x - x0 as f64, y - y0 as f64);
-    let [a, b, c, d] = [
-        image.get_pixel(x0, y0),
-        image.get_pixel(x1, y0),
-        image.get_pixel(x0, y1),
-        image.get_pixel(x1, y1),
-    ];
-    Rgb(std::array::from_fn(|k| {
-        let top = a[k] as f64 * (1.0 - fx) + b[k] as f64 * fx;
-        let bottom = c[k] as f64 * (1.0 - fx) + d[k] as f64 * fx;
-        (top * (1.0 - fy) + bottom * fy).round() as u8
-    }))
 }
 
 #[cfg(test)]

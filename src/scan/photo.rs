@@ -253,11 +253,7 @@ pub fn occupancy_of_placement(placement: &str) -> Option<[usize; 64]> {
             '/' => {}
             '1'..='8' => i += c.to_digit(10)? as usize,
             c if c.is_ascii_alphabetic() => {
-                *kinds.get_mut(i)? = if c.is_ascii_uppercase() {
-                    WHITE
-                } else {
-                    BLACK
-                };
+                *kinds.get_mut(i)? = if c.is_ascii_uppercase() { WHITE } else { BLACK };
                 i += 1;
             }
             _ => return None,

@@ -84,6 +84,43 @@ impl Plane {
         top * (1.0 - fy) + bottom * fy
     }
 
+    /// The picture turned by `degrees` about its centre (positive turns the
+    /// content clockwise as seen), the same size; the corners it uncovers
+    /// take the picture's mean tone.
+    pub fn rotated(&self, degrees: f32) -> Plane {
+        let (sin, cos) = degrees.to_radians().sin_cos();
+        let (cx, cy) = (self.width as f32 / 2.0, self.height as f32 / 2.0);
+        let mean = self.pixels.iter().sum::<f32>() / self.pixels.len().max(1) as f32;
+        let (w, h) = (self.width as f32, self.height as f32);
+        let mut pixels = Vec::with_capacity(self.pixels.len());
+        for y in 0..self.height {
+            for x in 0..self.width {
+                // Where this output pixel's centre comes from: turned back.
+                let (dx, dy) = (x as f32 + 0.5 - cx, y as f32 + 0.5 - cy);
+                let (sx, sy) = (cx + cos * dx + sin * dy, cy - sin * dx + cos * dy);
+                pixels.push(if sx < 0.0 || sy < 0.0 || sx > w || sy > h {
+                    mean
+                } else {
+                    self.bilinear(sx - 0.5, sy - 0.5)
+                });
+            }
+        }
+        Plane {
+            width: self.width,
+            height: self.height,
+            pixels,
+        }
+    }
+
+    /// The picture turned back by a board's skew, or itself when it has none.
+    pub fn upright(&self, skew: f32) -> std::borrow::Cow<'_, Plane> {
+        if skew == 0.0 {
+            std::borrow::Cow::Borrowed(self)
+        } else {
+            std::borrow::Cow::Owned(self.rotated(-skew))
+        }
+    }
+
     /// The square with top-left corner (`left`, `top`) and side `side` pixels,
     /// resampled to `N`×`N` by averaging enough bilinear taps per output
     /// pixel that shrinking does not alias, then standardised (mean 0,
@@ -113,6 +150,31 @@ impl Plane {
         }
         out
     }
+}
+
+/// A colour picture sampled bilinearly at a real position (pixel `x` spans
+/// `x..x+1`, so its centre is `x + 0.5`; pass centre coordinates minus
+/// 0.5); `None` beyond the picture's edge pixels.
+pub fn sample_rgb(image: &image::RgbImage, x: f32, y: f32) -> Option<image::Rgb<u8>> {
+    let (w, h) = (image.width(), image.height());
+    if w == 0 || h == 0 || !(x > -1.0 && y > -1.0 && x < w as f32 && y < h as f32) {
+        return None;
+    }
+    let (x, y) = (x.clamp(0.0, (w - 1) as f32), y.clamp(0.0, (h - 1) as f32));
+    let (x0, y0) = (x as u32, y as u32);
+    let (x1, y1) = ((x0 + 1).min(w - 1), (y0 + 1).min(h - 1));
+    let (fx, fy) = (x - x0 as f32, y - y0 as f32);
+    let [a, b, c, d] = [
+        image.get_pixel(x0, y0),
+        image.get_pixel(x1, y0),
+        image.get_pixel(x0, y1),
+        image.get_pixel(x1, y1),
+    ];
+    Some(image::Rgb(std::array::from_fn(|k| {
+        let top = a[k] as f32 * (1.0 - fx) + b[k] as f32 * fx;
+        let bottom = c[k] as f32 * (1.0 - fx) + d[k] as f32 * fx;
+        (top * (1.0 - fy) + bottom * fy).round() as u8
+    })))
 }
 
 /// The smallest box holding every point, as (left, top, right, bottom),

@@ -13,6 +13,7 @@ use shakmaty::{
     Board, CastlingMode, Chess, Color, FromSetup, Piece, Position, Role, Setup, Square,
 };
 
+use super::picture::sample_rgb;
 use super::{CLASSES, EMPTY, class_of};
 use crate::rng::SplitMix64;
 
@@ -169,10 +170,13 @@ pub fn load_sets(dir: &Path, names: &[&str]) -> Result<Vec<PieceSet>, String> {
 /// A rendered board with the truth about it.
 pub struct Sample {
     pub image: RgbImage,
-    /// The board's top-left corner and square size in pixels.
+    /// The board's top-left corner and square size in pixels, in the
+    /// picture turned upright (`Plane::upright(skew)`).
     pub left: f32,
     pub top: f32,
     pub square: f32,
+    /// Degrees the board is turned clockwise about the picture's centre.
+    pub skew: f32,
     /// Black at the bottom.
     pub flipped: bool,
     /// Classes in FEN order (a8, b8, … h1).
@@ -800,11 +804,27 @@ pub fn render(
         }
     }
 
+    // Shadows and a crooked board come from a stream of their own, so that
+    // every other choice, and with it every board measured before they were
+    // added, stays as it was.
+    let mut extra = SplitMix64::new(rng.clone().next_u64() ^ 0x5ced_0f5a_d0e5_0001);
+    if extra.below(4) == 0 {
+        cast_shadow(&mut extra, &mut image, (left, top, s));
+    }
+    let (mut left, mut top, mut skew) = (left as f32, top as f32, 0.0);
+    if extra.below(4) == 0 {
+        skew = between(&mut extra, -3.0, 3.0);
+        let pad;
+        (image, pad) = turned(&image, skew, Rgb(page));
+        left += pad as f32;
+        top += pad as f32;
+    }
     let mut sample = Sample {
         image,
-        left: left as f32,
-        top: top as f32,
+        left,
+        top,
         square: s as f32,
+        skew,
         flipped,
         board: *board,
         displayed,
@@ -821,6 +841,49 @@ pub fn render(
         sample.image = jpeg_round_trip(&sample.image, quality);
     }
     sample
+}
+
+/// A shadow across the picture: one side of a random line through the
+/// board darker, with a soft edge (a hand, a lamp, a window frame); or, half
+/// the time, light falling off across the board.
+fn cast_shadow(rng: &mut SplitMix64, image: &mut RgbImage, (left, top, s): (i64, i64, i64)) {
+    let darkness = between(rng, 0.15, 0.45);
+    let angle = between(rng, 0.0, std::f32::consts::TAU);
+    let (nx, ny) = (angle.cos(), angle.sin());
+    let through = (
+        (left + rng.below(8 * s as usize) as i64) as f32,
+        (top + rng.below(8 * s as usize) as i64) as f32,
+    );
+    let gradual = rng.below(2) == 0;
+    let softness = if gradual {
+        8.0 * s as f32
+    } else {
+        between(rng, 0.2, 2.0) * s as f32
+    };
+    for (x, y, p) in image.enumerate_pixels_mut() {
+        let t = ((x as f32 - through.0) * nx + (y as f32 - through.1) * ny) / softness;
+        let shade = darkness * (0.5 + 0.5 * t.clamp(-1.0, 1.0));
+        p.0 = p.0.map(|c| (c as f32 * (1.0 - shade)).round() as u8);
+    }
+}
+
+/// The picture turned `degrees` clockwise about its centre, on a canvas
+/// padded (in `fill`) so nothing is cut off; returns the padding added on
+/// each side.
+fn turned(image: &RgbImage, degrees: f32, fill: Rgb<u8>) -> (RgbImage, u32) {
+    let (sin, cos) = degrees.to_radians().sin_cos();
+    let (w, h) = (image.width(), image.height());
+    let pad = (w.max(h) as f32 * sin.abs() / 2.0).ceil() as u32 + 2;
+    let (nw, nh) = (w + 2 * pad, h + 2 * pad);
+    let (cx, cy) = (nw as f32 / 2.0, nh as f32 / 2.0);
+    let out = RgbImage::from_fn(nw, nh, |x, y| {
+        let (dx, dy) = (x as f32 + 0.5 - cx, y as f32 + 0.5 - cy);
+        // Where this pixel comes from in the unpadded picture.
+        let sx = cx + cos * dx + sin * dy - pad as f32 - 0.5;
+        let sy = cy - sin * dx + cos * dy - pad as f32 - 0.5;
+        sample_rgb(image, sx, sy).unwrap_or(fill)
+    });
+    (out, pad)
 }
 
 /// Resizes the whole picture, so squares need not be whole pixels.

@@ -115,7 +115,8 @@ fn examples(sets: &[PieceSet], fonts: &[LabelFont], games: &[[u8; 64]], seed: u6
     let mut rng = SplitMix64::new(seed);
     let (board, _) = render::pick_position(&mut rng, games);
     let sample = render::render(&mut rng, sets, fonts, Styles::Seen, &board);
-    let plane = Plane::from_rgb(&sample.image);
+    let picture = Plane::from_rgb(&sample.image);
+    let plane = picture.upright(sample.skew);
     let mut out = Vec::new();
     for (i, &class) in sample.displayed.iter().enumerate() {
         if class == EMPTY && rng.below(3) != 0 {
@@ -249,6 +250,10 @@ pub struct Tally {
     pub labels_right: usize,
     /// Boards without coordinates that the reader thought had some.
     pub labels_imagined: usize,
+    /// Boards drawn crooked, and of them, those whose skew was measured
+    /// within a quarter of a degree.
+    pub skewed_boards: usize,
+    pub skew_found: usize,
     /// The same boards read through the renderer's true grid: what the net
     /// and chess sense get right when the finder is perfect.
     pub true_grid_squares_right: usize,
@@ -276,6 +281,8 @@ impl Tally {
             labels_read: self.labels_read + o.labels_read,
             labels_right: self.labels_right + o.labels_right,
             labels_imagined: self.labels_imagined + o.labels_imagined,
+            skewed_boards: self.skewed_boards + o.skewed_boards,
+            skew_found: self.skew_found + o.skew_found,
             true_grid_squares_right: self.true_grid_squares_right + o.true_grid_squares_right,
             true_grid_exact: self.true_grid_exact + o.true_grid_exact,
             confusion: std::array::from_fn(|t| {
@@ -308,9 +315,10 @@ fn measure_one(
         left: sample.left,
         top: sample.top,
         square: sample.square,
+        skew: 0.0,
     };
     let true_reading = sense::read(
-        classify_squares(net, &plane, &true_grid),
+        classify_squares(net, &plane.upright(sample.skew), &true_grid),
         Bottom::Auto,
         None,
     );
@@ -323,10 +331,12 @@ fn measure_one(
         tally.confusion[*truth][call] += 1;
     }
     tally.true_grid_exact = usize::from(true_reading.board == board);
+    tally.skewed_boards = usize::from(sample.skew != 0.0);
     let Ok((grid, reading)) = read_plane(net, &plane, Bottom::Auto, None) else {
         tally.not_found = 1;
         return tally;
     };
+    tally.skew_found = tally.skewed_boards * usize::from((grid.skew - sample.skew).abs() < 0.25);
     let s = sample.square;
     let corner_error = [
         (grid.left - sample.left).abs(),
@@ -423,7 +433,33 @@ pub fn run_eval(args: &EvalArgs) -> Result<(), String> {
                 args.failures.as_deref(),
             )
         })
-        .reduce(Tally::default, Tally::add);
+        .map(|t| {
+            if t.skewed_boards == 1 {
+                (Tally::default(), t)
+            } else {
+                (t, Tally::default())
+            }
+        })
+        .reduce(
+            || (Tally::default(), Tally::default()),
+            |a, b| (a.0.add(b.0), a.1.add(b.1)),
+        );
+    let (upright, crooked) = tally;
+    let part = |name: &str, t: &Tally| {
+        format!(
+            "{name} boards {}: squares right {:.3} %, exact {:.3} %, found within 3 % {:.3} %",
+            t.boards,
+            100.0 * t.squares_right as f64 / t.squares.max(1) as f64,
+            100.0 * t.exact as f64 / t.boards.max(1) as f64,
+            100.0 * t.found_within_3pct as f64 / t.boards.max(1) as f64
+        )
+    };
+    let split = format!(
+        "{}\n{}",
+        part("upright", &upright),
+        part("crooked", &crooked)
+    );
+    let tally = upright.add(crooked);
     let pct = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
     println!(
         "styles {} (sets {names:?}), {} boards, seed {}",
@@ -463,6 +499,11 @@ pub fn run_eval(args: &EvalArgs) -> Result<(), String> {
         pct(tally.found_within_10pct, tally.boards),
         pct(tally.not_found, tally.boards)
     );
+    println!(
+        "skew measured      {} of {} crooked boards (within 0.25°)",
+        tally.skew_found, tally.skewed_boards
+    );
+    println!("{split}");
     println!(
         "with the true grid: squares right {:.3} %, boards exact {:.3} %",
         pct(tally.true_grid_squares_right, tally.squares),

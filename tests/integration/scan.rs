@@ -637,3 +637,41 @@ fn a_photo_of_a_physical_board_is_read_square_by_square_after_a_start_photo() {
     ]);
     assert_refused(&o, "start");
 }
+
+#[test]
+fn a_crooked_board_in_a_shadow_is_read() {
+    use tarpon::scan::picture::sample_rgb;
+    let source = image::open(fixture("cburnett-white-bottom.png"))
+        .expect("the fixture")
+        .to_rgb8();
+    let dir = temp_dir("scan-crooked");
+    let (w, h) = (source.width(), source.height());
+    let (cx, cy) = (w as f32 / 2.0, h as f32 / 2.0);
+    for degrees in [-2.5f32, 1.5] {
+        let (sin, cos) = degrees.to_radians().sin_cos();
+        // Turned clockwise by `degrees`, and a soft shadow over its right side.
+        let picture = image::RgbImage::from_fn(w, h, |x, y| {
+            let (dx, dy) = (x as f32 + 0.5 - cx, y as f32 + 0.5 - cy);
+            let (sx, sy) = (cx + cos * dx + sin * dy, cy - sin * dx + cos * dy);
+            let image::Rgb(p) =
+                sample_rgb(&source, sx - 0.5, sy - 0.5).unwrap_or(image::Rgb([250, 250, 250]));
+            let shade = 0.35 * ((x as f32 - 0.55 * w as f32) / 80.0).clamp(0.0, 1.0);
+            image::Rgb(p.map(|c| (c as f32 * (1.0 - shade)) as u8))
+        });
+        let path = dir.join(format!("crooked{degrees}.png"));
+        picture.save(&path).expect("write");
+        let o = tarpon(&["scan", "--format", "json", path.to_str().expect("UTF-8")]);
+        let report: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+        assert_eq!(
+            report["fen"],
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 1",
+            "turned {degrees}°: {}",
+            stderr(&o)
+        );
+        let skew = report["grid"]["skew_degrees"].as_f64().expect("a skew");
+        assert!(
+            (skew - degrees as f64).abs() < 0.2,
+            "turned {degrees}°, measured {skew}°"
+        );
+    }
+}
