@@ -579,23 +579,30 @@ fn a_board_seen_at_an_angle_is_read_from_its_corners() {
 /// and 5; `tests/data/SOURCES.md`): the corners the scene script printed.
 const PHOTO_CORNERS: &str = "192.0,80.3 631.6,95.1 677.4,539.5 103.7,514.2";
 
+/// `tarpon scan photo` on the middlegame fixture with `start` as the start
+/// photo, and `extra` arguments.
+fn read_photo(start: &str, extra: &[&str]) -> Output {
+    let photo = fixture("photo-middlegame.jpg");
+    let mut args = vec![
+        "scan",
+        "photo",
+        &photo,
+        "--corners",
+        PHOTO_CORNERS,
+        "--start",
+        start,
+    ];
+    args.extend_from_slice(extra);
+    tarpon(&args)
+}
+
 #[test]
 fn a_photo_of_a_physical_board_is_read_square_by_square_after_a_start_photo() {
     let dir = temp_dir("scan-photo");
     let debug = dir.join("debug");
-    let o = tarpon(&[
-        "scan",
-        "photo",
-        &fixture("photo-middlegame.jpg"),
-        "--corners",
-        PHOTO_CORNERS,
-        "--start",
-        &fixture("photo-start.jpg"),
-        "--format",
-        "json",
-        "--debug-dir",
-        debug.to_str().expect("UTF-8"),
-    ]);
+    let start = fixture("photo-start.jpg");
+    let debug_dir = debug.to_str().expect("UTF-8");
+    let o = read_photo(&start, &["--format", "json", "--debug-dir", debug_dir]);
     assert!(o.status.success(), "stderr: {}", stderr(&o));
     let report: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
     // The cburnett fixture's position, pieces only by colour.
@@ -607,34 +614,14 @@ fn a_photo_of_a_physical_board_is_read_square_by_square_after_a_start_photo() {
     assert_eq!(report["squares"].as_array().map(Vec::len), Some(64));
     assert!(debug.join("photo.png").exists() && debug.join("start.png").exists());
     // Told the board is the other way round, it reads the photo rotated.
-    let o = tarpon(&[
-        "scan",
-        "photo",
-        &fixture("photo-middlegame.jpg"),
-        "--corners",
-        PHOTO_CORNERS,
-        "--start",
-        &fixture("photo-start.jpg"),
-        "--bottom",
-        "black",
-        "--format",
-        "fen",
-    ]);
+    let o = read_photo(&start, &["--bottom", "black", "--format", "fen"]);
     assert!(
         first_line(&o).starts_with("B1BBB2B/BBBB2BB"),
         "{}",
         first_line(&o)
     );
     // A start photo that is not the starting position is refused.
-    let o = tarpon(&[
-        "scan",
-        "photo",
-        &fixture("photo-middlegame.jpg"),
-        "--corners",
-        PHOTO_CORNERS,
-        "--start",
-        &fixture("cburnett-white-bottom.png"),
-    ]);
+    let o = read_photo(&fixture("cburnett-white-bottom.png"), &[]);
     assert_refused(&o, "start");
 }
 
