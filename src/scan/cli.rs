@@ -351,7 +351,7 @@ fn write_photo_debug(
     let margin = photo::margin_px(shown);
     let s = photo::SQUARE_PX;
     for (i, p) in calls.iter().enumerate() {
-        let kind = (0..3).max_by(|&a, &b| p[a].total_cmp(&p[b])).unwrap_or(0);
+        let kind = photo::likeliest(p);
         let colour = if p[kind] < MIN_CONFIDENCE as f64 {
             Rgb([230, 0, 0])
         } else {

@@ -200,6 +200,14 @@ impl Calibration {
     }
 }
 
+/// The likeliest occupant (an index into [`OCCUPANTS`]) of one square's
+/// probabilities.
+pub fn likeliest(p: &[f64; 3]) -> usize {
+    (0..3)
+        .max_by(|&a, &b| p[a].total_cmp(&p[b]))
+        .unwrap_or(EMPTY)
+}
+
 /// The occupancy in FEN order (a8 … h1), as indices into [`OCCUPANTS`], with
 /// each call's probability.
 pub fn in_fen_order(calls: &[[f64; 3]; 64], white_at_bottom: bool) -> ([usize; 64], [f64; 64]) {
@@ -207,9 +215,7 @@ pub fn in_fen_order(calls: &[[f64; 3]; 64], white_at_bottom: bool) -> ([usize; 6
     let mut confidence = [0.0; 64];
     for (shown, p) in calls.iter().enumerate() {
         let i = if white_at_bottom { shown } else { 63 - shown };
-        let kind = (0..3)
-            .max_by(|&a, &b| p[a].total_cmp(&p[b]))
-            .unwrap_or(EMPTY);
+        let kind = likeliest(p);
         kinds[i] = kind;
         confidence[i] = p[kind];
     }

@@ -19,6 +19,13 @@ fn first_line(o: &Output) -> String {
     stdout(o).lines().next().unwrap_or("").to_string()
 }
 
+/// `tarpon scan --format json PICTURE`: the process and its parsed report.
+fn json_report(picture: &str) -> (Output, serde_json::Value) {
+    let o = tarpon(&["scan", "--format", "json", picture]);
+    let report = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    (o, report)
+}
+
 /// A refusal: exit status 1, the reader's own message, no panic.
 fn assert_refused(o: &Output, message: &str) {
     let err = stderr(o);
@@ -43,13 +50,7 @@ fn a_rendered_board_round_trips_to_its_fen() {
     // The doubt path: the least sure square (from the JSON report) is in
     // doubt, and named, when a little more confidence than it has is asked
     // for (exit 2), and not when a little less is.
-    let o = tarpon(&[
-        "scan",
-        "--format",
-        "json",
-        &fixture("cburnett-white-bottom.png"),
-    ]);
-    let report: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    let (_, report) = json_report(&fixture("cburnett-white-bottom.png"));
     let (square, confidence) = report["squares"]
         .as_array()
         .expect("squares")
@@ -107,13 +108,7 @@ fn a_board_drawn_with_black_at_the_bottom_is_read_the_right_way_up() {
 
 #[test]
 fn json_output_parses_and_carries_every_square() {
-    let o = tarpon(&[
-        "scan",
-        "--format",
-        "json",
-        &fixture("cburnett-white-bottom.png"),
-    ]);
-    let value: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    let (_, value) = json_report(&fixture("cburnett-white-bottom.png"));
     assert_eq!(
         value["fen"],
         "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 1"
@@ -517,13 +512,7 @@ fn seen_at_an_angle(corners: &str) -> image::RgbImage {
     let source = image::open(fixture("cburnett-white-bottom.png"))
         .expect("the fixture")
         .to_rgb8();
-    let o = tarpon(&[
-        "scan",
-        "--format",
-        "json",
-        &fixture("cburnett-white-bottom.png"),
-    ]);
-    let report: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    let (_, report) = json_report(&fixture("cburnett-white-bottom.png"));
     let grid = |key: &str| report["grid"][key].as_f64().expect("a grid");
     let (left, top, square) = (grid("left"), grid("top"), grid("square"));
     let to_board = Homography::from_quad(&Quad::parse(corners).expect("corners"))
@@ -647,8 +636,7 @@ fn a_crooked_board_in_a_shadow_is_read() {
         });
         let path = dir.join(format!("crooked{degrees}.png"));
         picture.save(&path).expect("write");
-        let o = tarpon(&["scan", "--format", "json", path.to_str().expect("UTF-8")]);
-        let report: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+        let (o, report) = json_report(path.to_str().expect("UTF-8"));
         assert_eq!(
             report["fen"],
             "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 1",
