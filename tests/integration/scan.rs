@@ -15,6 +15,9 @@ fn fixture(name: &str) -> String {
     path.to_str().expect("a UTF-8 path").to_string()
 }
 
+/// What `cburnett-white-bottom.png` shows (`tests/data/SOURCES.md`).
+const CBURNETT_FEN: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 1";
+
 fn first_line(o: &Output) -> String {
     stdout(o).lines().next().unwrap_or("").to_string()
 }
@@ -40,12 +43,7 @@ fn assert_refused(o: &Output, message: &str) {
 #[test]
 fn a_rendered_board_round_trips_to_its_fen() {
     let o = tarpon(&["scan", &fixture("cburnett-white-bottom.png")]);
-    assert_eq!(
-        first_line(&o),
-        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 1",
-        "stderr: {}",
-        stderr(&o)
-    );
+    assert_eq!(first_line(&o), CBURNETT_FEN, "stderr: {}", stderr(&o));
     assert!(o.status.success(), "stderr: {}", stderr(&o));
     // The doubt path: the least sure square (from the JSON report) is in
     // doubt, and named, when a little more confidence than it has is asked
@@ -109,10 +107,7 @@ fn a_board_drawn_with_black_at_the_bottom_is_read_the_right_way_up() {
 #[test]
 fn json_output_parses_and_carries_every_square() {
     let (_, value) = json_report(&fixture("cburnett-white-bottom.png"));
-    assert_eq!(
-        value["fen"],
-        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 1"
-    );
+    assert_eq!(value["fen"], CBURNETT_FEN);
     assert_eq!(value["bottom"], "white");
     // The fixture prints its coordinates inside the squares.
     assert_eq!(value["oriented_by"], "coordinates");
@@ -546,12 +541,7 @@ fn a_board_seen_at_an_angle_is_read_from_its_corners() {
         "--corners",
         "840,660 160,70 40,600 780,130",
     ]);
-    assert_eq!(
-        first_line(&o),
-        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 1",
-        "stderr: {}",
-        stderr(&o)
-    );
+    assert_eq!(first_line(&o), CBURNETT_FEN, "stderr: {}", stderr(&o));
     assert!(o.status.success(), "stderr: {}", stderr(&o));
     // Corners that are not a board are refused, not guessed around.
     for bad in [
@@ -639,7 +629,7 @@ fn a_crooked_board_in_a_shadow_is_read() {
         let (o, report) = json_report(path.to_str().expect("UTF-8"));
         assert_eq!(
             report["fen"],
-            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 1",
+            CBURNETT_FEN,
             "turned {degrees}°: {}",
             stderr(&o)
         );
