@@ -317,6 +317,8 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                     reduction -= i32::from(is_pv);
                     reduction += i32::from(!improving);
                     reduction += i32::from(cut_node);
+                    // A capture from the table is the likely best: quiets after it seldom are.
+                    reduction += i32::from(tt_move.is_some_and(is_tactical));
                     reduction -= i32::from(gives_check);
                     reduction -= i32::from(
                         Some(m) == killers[0] || Some(m) == killers[1] || Some(m) == counter,
