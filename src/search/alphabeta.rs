@@ -92,6 +92,22 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             // Near the fifty-move limit a stored score may ignore the coming draw.
             && self.pos.halfmoves() < 90
         {
+            // A quiet table move that still holds beta earns its history,
+            // as it would have had it been searched here.
+            if h.score >= beta
+                && let Some(m) = legal_table_move(h.packed_move, self.pos.snapshot())
+                && !is_tactical(m)
+            {
+                let one_back = if root { None } else { self.stack[ply - 1].mv };
+                let two_back = if ply >= 2 {
+                    self.stack[ply - 2].mv
+                } else {
+                    None
+                };
+                let continuation = Continuation::new(self.pos.turn(), one_back, two_back);
+                self.history
+                    .record_cutoff(self.pos.turn(), ply, depth, m, &[], continuation);
+            }
             return h.score;
         }
         if excluded.is_none()
