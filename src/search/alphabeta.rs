@@ -98,13 +98,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                 && let Some(m) = legal_table_move(h.packed_move, self.pos.snapshot())
                 && !is_tactical(m)
             {
-                let one_back = if root { None } else { self.stack[ply - 1].mv };
-                let two_back = if ply >= 2 {
-                    self.stack[ply - 2].mv
-                } else {
-                    None
-                };
-                let continuation = Continuation::new(self.pos.turn(), one_back, two_back);
+                let continuation = self.continuation_at(ply);
                 self.history
                     .record_cutoff(self.pos.turn(), ply, depth, m, &[], continuation);
             }
@@ -180,13 +174,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         }
 
         let turn = self.pos.turn();
-        let one_back = if root { None } else { self.stack[ply - 1].mv };
-        let two_back = if ply >= 2 {
-            self.stack[ply - 2].mv
-        } else {
-            None
-        };
-        let continuation = Continuation::new(turn, one_back, two_back);
+        let continuation = self.continuation_at(ply);
         let killers = self.history.killers(ply);
         let counter = self.history.counter_move(turn, continuation);
         let mut moves = MoveList::new();
@@ -435,6 +423,19 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             }
         }
         best_score
+    }
+
+    /// The moves one and two plies before the node at `ply`, for its
+    /// counter-move and continuation histories.
+    fn continuation_at(&self, ply: usize) -> Continuation {
+        let back = |n: usize| {
+            if ply >= n {
+                self.stack[ply - n].mv
+            } else {
+                None
+            }
+        };
+        Continuation::new(self.pos.turn(), back(1), back(2))
     }
 
     /// Extensions stop beyond `check_ext_ply_factor` (2) times the root depth,
