@@ -19,7 +19,7 @@
 //! captures come in the same order whether or not the quiets were all
 //! handed out first.
 
-use shakmaty::{Move, MoveList, Role};
+use shakmaty::{Bitboard, Move, MoveList, Role, attacks};
 
 use super::history::{Continuation, History, QUIET_SCORE_MAX};
 use super::see::{see_at_least, see_value};
@@ -46,7 +46,69 @@ const BAND: i32 = 1 << 24;
 const UNDERPROMOTION: i32 = -(1 << 26);
 const UNSCORED: i32 = i32::MIN;
 // Underpromotions come after every quiet scored by history.
-const _: () = assert!(UNDERPROMOTION < -QUIET_SCORE_MAX);
+const _: () = assert!(UNDERPROMOTION < -QUIET_SCORE_MAX - THREAT_QUEEN);
+
+/// What ordering adds for a quiet move that takes a piece out of reach of a
+/// cheaper attacker, and takes away for one that walks into such reach.
+const THREAT_QUEEN: i32 = 24_000;
+const THREAT_ROOK: i32 = 12_000;
+const THREAT_MINOR: i32 = 8_000;
+
+/// The squares the opponent attacks with pawns, with pieces worth less than a
+/// rook, and with pieces worth less than a queen: where a knight or bishop,
+/// a rook, and a queen would stand en prise to a cheaper piece.
+struct Threats {
+    by_pawns: Bitboard,
+    by_minors: Bitboard,
+    by_rooks: Bitboard,
+}
+
+impl Threats {
+    fn new(chess: &Snapshot) -> Threats {
+        let board = chess.board();
+        let them = board.by_color(!chess.turn());
+        let occupied = board.occupied();
+        let mut by_pawns = Bitboard::EMPTY;
+        for sq in board.pawns() & them {
+            by_pawns |= attacks::pawn_attacks(!chess.turn(), sq);
+        }
+        let mut by_minors = by_pawns;
+        for sq in board.knights() & them {
+            by_minors |= attacks::knight_attacks(sq);
+        }
+        for sq in board.bishops() & them {
+            by_minors |= attacks::bishop_attacks(sq, occupied);
+        }
+        let mut by_rooks = by_minors;
+        for sq in board.rooks() & them {
+            by_rooks |= attacks::rook_attacks(sq, occupied);
+        }
+        Threats {
+            by_pawns,
+            by_minors,
+            by_rooks,
+        }
+    }
+
+    /// The bonus (escaping) or malus (walking into reach) for quiet `m`.
+    #[inline]
+    fn adjustment(&self, m: Move) -> i32 {
+        let (reach, worth) = match m.role() {
+            Role::Queen => (self.by_rooks, THREAT_QUEEN),
+            Role::Rook => (self.by_minors, THREAT_ROOK),
+            Role::Knight | Role::Bishop => (self.by_pawns, THREAT_MINOR),
+            Role::Pawn | Role::King => return 0,
+        };
+        match (
+            reach.contains(m.from().expect("a quiet move has a from square")),
+            reach.contains(m.to()),
+        ) {
+            (true, false) => worth,
+            (false, true) => -worth,
+            _ => 0,
+        }
+    }
+}
 
 /// Captures and queen promotions: the moves quiescence looks at.
 pub fn is_tactical(m: Move) -> bool {
@@ -511,6 +573,7 @@ impl<'a> MovePicker<'a> {
                     }
                     self.generate_quiets(chess);
                     let scorer = history.quiet_scorer(chess.turn(), self.continuation);
+                    let threats = Threats::new(chess);
                     let (q, end) = (self.quiet_done, self.moves.len());
                     // Zipped slices: no bounds check per move.
                     for (score, &m) in self.scores[q..end].iter_mut().zip(&self.moves[q..end]) {
@@ -518,7 +581,7 @@ impl<'a> MovePicker<'a> {
                         *score = if m.is_promotion() {
                             UNDERPROMOTION
                         } else {
-                            scorer.score(m)
+                            scorer.score(m) + threats.adjustment(m)
                         };
                     }
                     // The vector search of the quiet stage runs on past the
@@ -575,6 +638,32 @@ mod tests {
             out.push(m);
         }
         (out, pos)
+    }
+
+    #[test]
+    fn quiets_leave_a_cheaper_attackers_reach_first_and_enter_it_last() {
+        // The black pawn on d5 attacks the knight on c4 and the square e4.
+        let (moves, pos) = all_moves("4k3/8/8/3p4/2N5/8/6B1/4K3 w - - 0 1", None);
+        let uci: Vec<String> = moves.iter().map(|&m| pos.uci(m)).collect();
+        let quiets: Vec<&String> = moves
+            .iter()
+            .zip(&uci)
+            .filter(|&(&m, _)| !is_tactical(m))
+            .map(|(_, u)| u)
+            .collect();
+        // With no history, the knight's escapes come before every other quiet...
+        let knight_moves = quiets.iter().filter(|u| u.starts_with("c4")).count();
+        assert_eq!(knight_moves, 8);
+        assert!(
+            quiets[..knight_moves].iter().all(|u| u.starts_with("c4")),
+            "{quiets:?}"
+        );
+        // ...and the bishop's step into the pawn's reach after all of them.
+        assert_eq!(
+            quiets.last().map(|u| u.as_str()),
+            Some("g2e4"),
+            "{quiets:?}"
+        );
     }
 
     #[test]
