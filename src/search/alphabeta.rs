@@ -14,6 +14,7 @@ use super::score::{
 };
 use super::searcher::{NO_EVAL, NodeEval, Searcher};
 use super::see::see_at_least;
+use super::threats::Threats;
 use super::tt::{Bound, TtHit, bound_allows, legal_table_move, pack_move, unpack_move};
 use crate::eval::Evaluator;
 
@@ -435,7 +436,8 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                 None
             }
         };
-        Continuation::new(self.pos.turn(), back(1), back(2))
+        let threats = Threats::new(self.pos.snapshot());
+        Continuation::new(self.pos.turn(), back(1), back(2), threats)
     }
 
     /// Extensions stop beyond `check_ext_ply_factor` (2) times the root depth,

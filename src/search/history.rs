@@ -7,6 +7,7 @@ use shakmaty::{Color, Move, Role, Square};
 
 use super::correction::CorrectionHistory;
 use super::score::MAX_PLY;
+use super::threats::Threats;
 
 /// History scores saturate towards this bound ("gravity"), so old lessons
 /// fade as new ones arrive.
@@ -15,8 +16,10 @@ pub const HISTORY_MAX: i32 = 16384;
 pub const QUIET_SCORE_MAX: i32 = 3 * HISTORY_MAX;
 
 pub struct History {
-    /// Indexed by [side to move][from][to].
-    butterfly: Box<[[[i32; 64]; 64]; 2]>,
+    /// Indexed by [side to move][whether the piece and its target are
+    /// attacked ([`Threats::butterfly_table`])][from][to]: the same move is a
+    /// different move when it escapes an attack or walks into one.
+    butterfly: Box<[[[[i32; 64]; 64]; 4]; 2]>,
     /// The reply that refuted a move, indexed by [mover of that move][its from][its to].
     counter: Box<[[[Option<Move>; 64]; 64]; 2]>,
     killers: Box<[[Option<Move>; 2]; MAX_PLY + 2]>,
@@ -65,16 +68,24 @@ fn piece_square_index(color: Color, role: Role, to: Square) -> usize {
 pub struct Continuation {
     one_back: Option<Move>,
     rows: [Option<u16>; 2],
+    /// What the opponent attacks on this node's board (empty in quiescence).
+    pub threats: Threats,
 }
 
 impl Continuation {
     /// `one_back` was played by the opponent of the side to move `turn`,
     /// `two_back` by the side to move.
-    pub fn new(turn: Color, one_back: Option<Move>, two_back: Option<Move>) -> Continuation {
+    pub fn new(
+        turn: Color,
+        one_back: Option<Move>,
+        two_back: Option<Move>,
+        threats: Threats,
+    ) -> Continuation {
         let row = |color: Color, m: Option<Move>| m.map(|m| piece_to(color, m) as u16);
         Continuation {
             one_back,
             rows: [row(!turn, one_back), row(turn, two_back)],
+            threats,
         }
     }
 }
@@ -87,7 +98,8 @@ static NO_CONTINUATION: [i16; PIECE_TO] = [0; PIECE_TO];
 /// butterfly table and the two continuation rows, found once.
 pub struct QuietScorer<'a> {
     turn: Color,
-    butterfly: &'a [[i32; 64]; 64],
+    butterfly: &'a [[[i32; 64]; 64]; 4],
+    threats: Threats,
     continuation_rows: [&'a [i16; PIECE_TO]; 2],
 }
 
@@ -97,7 +109,7 @@ impl QuietScorer<'_> {
         let (role, from, to) = parts(m);
         let column = piece_square_index(self.turn, role, to);
         let [one_back, two_back] = self.continuation_rows;
-        self.butterfly[from as usize][to as usize]
+        self.butterfly[self.threats.butterfly_table(from, to)][from as usize][to as usize]
             + i32::from(one_back[column])
             + i32::from(two_back[column])
     }
@@ -125,7 +137,10 @@ fn from_to(m: Move) -> (usize, usize) {
 impl History {
     pub fn new() -> History {
         History {
-            butterfly: Box::new([[[0; 64]; 64]; 2]),
+            butterfly: vec![[[[0; 64]; 64]; 4]; 2]
+                .into_boxed_slice()
+                .try_into()
+                .expect("two sides"),
             counter: Box::new([[[None; 64]; 64]; 2]),
             killers: Box::new([[None; 2]; MAX_PLY + 2]),
             continuation: vec![[0; PIECE_TO]; PIECE_TO]
@@ -136,9 +151,10 @@ impl History {
         }
     }
 
-    pub fn score(&self, turn: Color, m: Move) -> i32 {
-        let (f, t) = from_to(m);
-        self.butterfly[turn as usize][f][t]
+    /// A quiet move's butterfly score where the opponent attacks `threats`.
+    pub fn score(&self, turn: Color, threats: Threats, m: Move) -> i32 {
+        let (_, from, to) = parts(m);
+        self.butterfly[turn as usize][threats.butterfly_table(from, to)][from as usize][to as usize]
     }
 
     /// A quiet move's ordering score: its butterfly score plus its
@@ -155,6 +171,7 @@ impl History {
         QuietScorer {
             turn,
             butterfly: &self.butterfly[turn as usize],
+            threats: cont.threats,
             continuation_rows: cont.rows.map(row),
         }
     }
@@ -169,9 +186,13 @@ impl History {
         }
     }
 
-    fn nudge(&mut self, turn: Color, m: Move, bonus: i32) {
-        let (f, t) = from_to(m);
-        gravity(&mut self.butterfly[turn as usize][f][t], bonus);
+    fn nudge(&mut self, turn: Color, threats: Threats, m: Move, bonus: i32) {
+        let (_, from, to) = parts(m);
+        let table = threats.butterfly_table(from, to);
+        gravity(
+            &mut self.butterfly[turn as usize][table][from as usize][to as usize],
+            bonus,
+        );
     }
 
     /// A quiet move caused a beta cutoff at `depth`: reward it, punish the
@@ -186,11 +207,11 @@ impl History {
         cont: Continuation,
     ) {
         let bonus = cutoff_bonus(depth);
-        self.nudge(turn, best, bonus);
+        self.nudge(turn, cont.threats, best, bonus);
         self.nudge_continuation(turn, cont, best, bonus);
         for &m in tried {
             if m != best {
-                self.nudge(turn, m, -bonus);
+                self.nudge(turn, cont.threats, m, -bonus);
                 self.nudge_continuation(turn, cont, m, -bonus);
             }
         }
@@ -279,13 +300,13 @@ mod tests {
             &[bad, good],
             Continuation::default(),
         );
-        assert!(h.score(Color::White, good) > 0);
-        assert!(h.score(Color::White, bad) < 0);
+        assert!(h.score(Color::White, Threats::default(), good) > 0);
+        assert!(h.score(Color::White, Threats::default(), bad) < 0);
         assert_eq!(h.killers(3)[0], Some(good));
         for _ in 0..10_000 {
             h.record_cutoff(Color::White, 3, 20, good, &[], Continuation::default());
         }
-        assert!(h.score(Color::White, good) <= HISTORY_MAX);
+        assert!(h.score(Color::White, Threats::default(), good) <= HISTORY_MAX);
     }
 
     #[test]
@@ -293,14 +314,17 @@ mod tests {
         let pos = Position::startpos();
         let moves = pos.legal_moves();
         let (reply, other, before, unrelated) = (moves[0], moves[1], moves[2], moves[3]);
-        let cont = Continuation::new(Color::White, Some(before), None);
-        let elsewhere = Continuation::new(Color::White, Some(unrelated), None);
+        let cont = Continuation::new(Color::White, Some(before), None, Threats::default());
+        let elsewhere = Continuation::new(Color::White, Some(unrelated), None, Threats::default());
         let mut h = History::new();
         h.record_cutoff(Color::White, 3, 6, reply, &[other], cont);
-        let butterfly = h.score(Color::White, reply);
+        let butterfly = h.score(Color::White, Threats::default(), reply);
         assert!(h.quiet_score(Color::White, cont, reply) > butterfly);
         assert_eq!(h.quiet_score(Color::White, elsewhere, reply), butterfly);
-        assert!(h.quiet_score(Color::White, cont, other) < h.score(Color::White, other));
+        assert!(
+            h.quiet_score(Color::White, cont, other)
+                < h.score(Color::White, Threats::default(), other)
+        );
     }
 
     #[test]
@@ -308,7 +332,8 @@ mod tests {
         let pos = Position::startpos();
         let moves = pos.legal_moves();
         let (good, previous) = (moves[0], moves[1]);
-        let after_previous = Continuation::new(Color::White, Some(previous), None);
+        let after_previous =
+            Continuation::new(Color::White, Some(previous), None, Threats::default());
         let mut store = HistoryStore::new();
         let mut tables = store.take(2);
         assert_eq!(tables.len(), 2);
@@ -317,16 +342,19 @@ mod tests {
 
         let tables = store.take(3);
         assert_eq!(tables.len(), 3);
-        assert!(tables[1].score(Color::White, good) > 0);
+        assert!(tables[1].score(Color::White, Threats::default(), good) > 0);
         assert_eq!(
             tables[1].counter_move(Color::White, after_previous),
             Some(good)
         );
         assert_eq!(tables[1].killers(4), [None, None]);
-        assert_eq!(tables[0].score(Color::White, good), 0);
+        assert_eq!(tables[0].score(Color::White, Threats::default(), good), 0);
         store.put_back(tables);
 
         store.clear();
-        assert_eq!(store.take(2)[1].score(Color::White, good), 0);
+        assert_eq!(
+            store.take(2)[1].score(Color::White, Threats::default(), good),
+            0
+        );
     }
 }

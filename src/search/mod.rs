@@ -17,6 +17,7 @@ pub mod stats;
 pub mod tb_probe;
 pub mod tb_score;
 mod threads;
+pub mod threats;
 pub mod time;
 pub mod tt;
 

@@ -19,10 +19,11 @@
 //! captures come in the same order whether or not the quiets were all
 //! handed out first.
 
-use shakmaty::{Bitboard, Move, MoveList, Role, attacks};
+use shakmaty::{Move, MoveList, Role};
 
 use super::history::{Continuation, History, QUIET_SCORE_MAX};
 use super::see::{see_at_least, see_value};
+use super::threats::THREAT_MAX;
 use crate::position::{Position, Snapshot, movegen};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -46,69 +47,7 @@ const BAND: i32 = 1 << 24;
 const UNDERPROMOTION: i32 = -(1 << 26);
 const UNSCORED: i32 = i32::MIN;
 // Underpromotions come after every quiet scored by history.
-const _: () = assert!(UNDERPROMOTION < -QUIET_SCORE_MAX - THREAT_QUEEN);
-
-/// What ordering adds for a quiet move that takes a piece out of reach of a
-/// cheaper attacker, and takes away for one that walks into such reach.
-const THREAT_QUEEN: i32 = 24_000;
-const THREAT_ROOK: i32 = 12_000;
-const THREAT_MINOR: i32 = 8_000;
-
-/// The squares the opponent attacks with pawns, with pieces worth less than a
-/// rook, and with pieces worth less than a queen: where a knight or bishop,
-/// a rook, and a queen would stand en prise to a cheaper piece.
-struct Threats {
-    by_pawns: Bitboard,
-    by_minors: Bitboard,
-    by_rooks: Bitboard,
-}
-
-impl Threats {
-    fn new(chess: &Snapshot) -> Threats {
-        let board = chess.board();
-        let them = board.by_color(!chess.turn());
-        let occupied = board.occupied();
-        let mut by_pawns = Bitboard::EMPTY;
-        for sq in board.pawns() & them {
-            by_pawns |= attacks::pawn_attacks(!chess.turn(), sq);
-        }
-        let mut by_minors = by_pawns;
-        for sq in board.knights() & them {
-            by_minors |= attacks::knight_attacks(sq);
-        }
-        for sq in board.bishops() & them {
-            by_minors |= attacks::bishop_attacks(sq, occupied);
-        }
-        let mut by_rooks = by_minors;
-        for sq in board.rooks() & them {
-            by_rooks |= attacks::rook_attacks(sq, occupied);
-        }
-        Threats {
-            by_pawns,
-            by_minors,
-            by_rooks,
-        }
-    }
-
-    /// The bonus (escaping) or malus (walking into reach) for quiet `m`.
-    #[inline]
-    fn adjustment(&self, m: Move) -> i32 {
-        let (reach, worth) = match m.role() {
-            Role::Queen => (self.by_rooks, THREAT_QUEEN),
-            Role::Rook => (self.by_minors, THREAT_ROOK),
-            Role::Knight | Role::Bishop => (self.by_pawns, THREAT_MINOR),
-            Role::Pawn | Role::King => return 0,
-        };
-        match (
-            reach.contains(m.from().expect("a quiet move has a from square")),
-            reach.contains(m.to()),
-        ) {
-            (true, false) => worth,
-            (false, true) => -worth,
-            _ => 0,
-        }
-    }
-}
+const _: () = assert!(UNDERPROMOTION < -QUIET_SCORE_MAX - THREAT_MAX);
 
 /// Captures and queen promotions: the moves quiescence looks at.
 pub fn is_tactical(m: Move) -> bool {
@@ -573,7 +512,7 @@ impl<'a> MovePicker<'a> {
                     }
                     self.generate_quiets(chess);
                     let scorer = history.quiet_scorer(chess.turn(), self.continuation);
-                    let threats = Threats::new(chess);
+                    let threats = self.continuation.threats;
                     let (q, end) = (self.quiet_done, self.moves.len());
                     // Zipped slices: no bounds check per move.
                     for (score, &m) in self.scores[q..end].iter_mut().zip(&self.moves[q..end]) {
@@ -614,6 +553,7 @@ impl<'a> MovePicker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::threats::Threats;
 
     fn fresh_scores() -> Box<Scores> {
         ScorePool::default().take()
@@ -624,14 +564,9 @@ mod tests {
         let tm = table.map(|t| pos.parse_uci(t).unwrap());
         let mut buffer = MoveList::new();
         let mut scores = fresh_scores();
-        let mut picker = MovePicker::new(
-            &mut buffer,
-            &mut scores,
-            tm,
-            [None; 2],
-            None,
-            Continuation::default(),
-        );
+        // As the search makes it: no moves before, the board's threats.
+        let context = Continuation::new(pos.turn(), None, None, Threats::new(pos.snapshot()));
+        let mut picker = MovePicker::new(&mut buffer, &mut scores, tm, [None; 2], None, context);
         let history = History::new();
         let mut out = Vec::new();
         while let Some(m) = picker.next(&pos, &history) {
