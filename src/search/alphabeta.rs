@@ -426,8 +426,9 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         best_score
     }
 
-    /// The moves one and two plies before the node at `ply`, for its
-    /// counter-move and continuation histories.
+    /// The history context of the node at `ply`: the moves one and two
+    /// plies before it (counter-move and continuation histories) and what the
+    /// opponent attacks on its board (butterfly table, quiet ordering).
     fn continuation_at(&self, ply: usize) -> Continuation {
         let back = |n: usize| {
             if ply >= n {

@@ -61,9 +61,10 @@ fn piece_square_index(color: Color, role: Role, to: Square) -> usize {
     ((color as usize * 6) + (role as usize - 1)) * 64 + to as usize
 }
 
-/// The moves one and two plies before a node (none for a null move or
-/// beyond the root): the last one as played, for its counter-move, and both
-/// as continuation-history rows.
+/// A node's history context. The moves one and two plies before it (none
+/// for a null move or beyond the root): the last one as played, for its
+/// counter-move, and both as continuation-history rows; and what the
+/// opponent attacks, which picks the butterfly table and adjusts the order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Continuation {
     one_back: Option<Move>,
