@@ -641,7 +641,7 @@ fn run_render(args: &RenderArgs) -> Result<(), String> {
     let mut rng = crate::rng::SplitMix64::new(args.seed);
     let board = match &args.fen {
         Some(fen) => placement_classes(fen)?,
-        None => render::random_position(&mut rng),
+        None => render::random_position(&mut rng).0,
     };
     let sample = render::render(&mut rng, &sets, &fonts, styles, &board);
     sample

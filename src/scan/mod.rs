@@ -12,6 +12,8 @@
 //!   square, calibrated from a photo of the starting position;
 //! - [`net`]: the small convolutional net that calls each square (13 classes),
 //!   its weight file and the embedded default weights;
+//! - [`colour`]: whose piece each piece is, judged across the whole board
+//!   (lighter and darker pieces of one kind on squares of one tone);
 //! - [`labels`]: the board coordinates printed on or around the board, read
 //!   for which side is at the bottom;
 //! - [`sense`]: chess sense on top of the pixels: orientation, kings, pawns on
@@ -22,6 +24,7 @@
 //! - [`cli`]: `tarpon scan IMAGE …`, `tarpon scan train`, `tarpon scan eval`.
 
 pub mod cli;
+pub mod colour;
 pub mod finder;
 pub mod labels;
 pub mod net;
@@ -178,7 +181,8 @@ fn read_upright(
     bottom: sense::Bottom,
     to_move: Option<sense::Side>,
 ) -> sense::Reading {
-    let probs = classify_squares(net, plane, grid);
+    let mut probs = classify_squares(net, plane, grid);
+    colour::harmonise(plane, grid, &mut probs);
     // Printed coordinates, where they are clear, settle the orientation
     // before the pieces are asked.
     let printed = match bottom {

@@ -127,6 +127,19 @@ impl Plane {
     /// spread 1, with a floor so a plain square stays flat) so that board
     /// colours and contrast matter less than shapes.
     pub fn square_input<const N: usize>(&self, left: f32, top: f32, side: f32) -> Vec<f32> {
+        let mut out = self.square_tones::<N>(left, top, side);
+        let mean = out.iter().sum::<f32>() / out.len() as f32;
+        let var = out.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / out.len() as f32;
+        let scale = 1.0 / var.sqrt().max(0.08);
+        for v in &mut out {
+            *v = (*v - mean) * scale;
+        }
+        out
+    }
+
+    /// The square resampled to `N`×`N` as in [`Plane::square_input`], with
+    /// its tones left as the picture has them (0 black, 1 white).
+    pub fn square_tones<const N: usize>(&self, left: f32, top: f32, side: f32) -> Vec<f32> {
         let cell = side / N as f32;
         let taps = (cell.ceil() as usize).clamp(1, 6);
         let mut out = vec![0.0f32; N * N];
@@ -141,12 +154,6 @@ impl Plane {
                 }
             }
             *value = sum / (taps * taps) as f32;
-        }
-        let mean = out.iter().sum::<f32>() / out.len() as f32;
-        let var = out.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / out.len() as f32;
-        let scale = 1.0 / var.sqrt().max(0.08);
-        for v in &mut out {
-            *v = (*v - mean) * scale;
         }
         out
     }

@@ -187,14 +187,26 @@ pub struct Sample {
     pub coordinates: bool,
 }
 
+/// Where a rendered position came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A position of a real game.
+    Game,
+    /// Random legal play from the start.
+    Play,
+    /// Kings and pieces scattered anywhere legal: turned round, such a
+    /// position is exactly as likely, so nothing in it says which way is up.
+    Scattered,
+}
+
 /// A board's position: half the time, when game positions are given, one
-/// of them (the second value says so); otherwise `random_position`.
-pub fn pick_position(rng: &mut SplitMix64, games: &[[u8; 64]]) -> ([usize; 64], bool) {
+/// of them; otherwise `random_position`.
+pub fn pick_position(rng: &mut SplitMix64, games: &[[u8; 64]]) -> ([usize; 64], Origin) {
     if !games.is_empty() && rng.below(2) == 0 {
         let game = &games[rng.below(games.len())];
-        return (game.map(usize::from), true);
+        return (game.map(usize::from), Origin::Game);
     }
-    (random_position(rng), false)
+    random_position(rng)
 }
 
 /// The position after each move of the PGN's games whose index (from 0)
@@ -222,9 +234,9 @@ pub fn game_positions(pgn: &str, keep: impl Fn(usize) -> bool) -> Result<Vec<[u8
 
 /// A position from random legal play (captures preferred half the time, so
 /// material comes off) or a sparse endgame.
-pub fn random_position(rng: &mut SplitMix64) -> [usize; 64] {
+pub fn random_position(rng: &mut SplitMix64) -> ([usize; 64], Origin) {
     if rng.below(4) == 0 {
-        return sparse_endgame(rng);
+        return (sparse_endgame(rng), Origin::Scattered);
     }
     let mut pos = Chess::default();
     let plies = rng.below(160);
@@ -241,7 +253,7 @@ pub fn random_position(rng: &mut SplitMix64) -> [usize; 64] {
         };
         pos.play_unchecked(pick);
     }
-    classes_of(pos.board())
+    (classes_of(pos.board()), Origin::Play)
 }
 
 /// Two kings and up to seven other pieces anywhere legal.

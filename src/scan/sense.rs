@@ -124,8 +124,8 @@ const PROMOTION_COST: f32 = 5.0; // e^5 ≈ 150
 const IMPOSSIBLE_COST: f32 = 30.0;
 
 /// The promotions a side's men imply: pieces beyond two knights, two
-/// bishops, two rooks and a queen; and how many exceed the pawns it has
-/// lost.
+/// bishops, two rooks and a queen; and how many men are impossible:
+/// promotions beyond the pawns it has lost, pawns beyond eight.
 fn promotions(calls: &[usize; 64], white: bool) -> (u32, u32) {
     let count = |letter: char| {
         let class = class_of(if white {
@@ -140,8 +140,11 @@ fn promotions(calls: &[usize; 64], white: bool) -> (u32, u32) {
         + count('B').saturating_sub(2)
         + count('R').saturating_sub(2)
         + count('Q').saturating_sub(1);
-    let lost_pawns = 8u32.saturating_sub(count('P'));
-    (needed, needed.saturating_sub(lost_pawns))
+    let pawns = count('P');
+    let lost_pawns = 8u32.saturating_sub(pawns);
+    // A ninth pawn is as impossible as a promotion without a pawn lost.
+    let extra_pawns = pawns.saturating_sub(8);
+    (needed, needed.saturating_sub(lost_pawns) + extra_pawns)
 }
 
 /// What the material counts cost a reading (log-probability).
@@ -393,6 +396,22 @@ mod tests {
             probs[i] = [0.0; 13];
             probs[i][class_of(pawn).expect("pawn")] = 0.3;
             probs[i][class_of(bishop).expect("bishop")] = 0.7;
+        }
+        let r = read(probs, Bottom::White, None);
+        assert_eq!(
+            r.fen,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        );
+    }
+
+    #[test]
+    fn more_than_eight_pawns_a_side_are_read_in_the_other_colour() {
+        // Black's pawns drawn in a colour the net half takes for White's.
+        let mut probs = certain("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
+        for square in &mut probs[8..16] {
+            *square = [0.0; 13];
+            square[class_of('P').expect("pawn")] = 0.55;
+            square[class_of('p').expect("pawn")] = 0.45;
         }
         let r = read(probs, Bottom::White, None);
         assert_eq!(

@@ -243,6 +243,13 @@ pub struct Tally {
     /// The same two, of boards showing a position from a game.
     pub oriented_game_boards: usize,
     pub oriented_game_right: usize,
+    /// The same two, of scattered endgames (`render::Origin::Scattered`),
+    /// which only printed coordinates can set the right way up.
+    pub oriented_scattered_boards: usize,
+    pub oriented_scattered_right: usize,
+    /// Boards that are scattered endgames, and of them, exact.
+    pub scattered_boards: usize,
+    pub scattered_exact: usize,
     /// Boards (8+ pieces) showing coordinates; of them, oriented by the
     /// coordinates, and of those, rightly.
     pub labelled_boards: usize,
@@ -277,6 +284,10 @@ impl Tally {
             oriented_right: self.oriented_right + o.oriented_right,
             oriented_game_boards: self.oriented_game_boards + o.oriented_game_boards,
             oriented_game_right: self.oriented_game_right + o.oriented_game_right,
+            oriented_scattered_boards: self.oriented_scattered_boards + o.oriented_scattered_boards,
+            oriented_scattered_right: self.oriented_scattered_right + o.oriented_scattered_right,
+            scattered_boards: self.scattered_boards + o.scattered_boards,
+            scattered_exact: self.scattered_exact + o.scattered_exact,
             labelled_boards: self.labelled_boards + o.labelled_boards,
             labels_read: self.labels_read + o.labels_read,
             labels_right: self.labels_right + o.labels_right,
@@ -302,12 +313,14 @@ fn measure_one(
     failures: Option<&Path>,
 ) -> Tally {
     let mut rng = SplitMix64::new(seed);
-    let (board, from_game) = render::pick_position(&mut rng, games);
+    let (board, origin) = render::pick_position(&mut rng, games);
+    let scattered = origin == render::Origin::Scattered;
     let sample = render::render(&mut rng, sets, fonts, styles, &board);
     let plane = Plane::from_rgb(&sample.image);
     let mut tally = Tally {
         boards: 1,
         squares: 64,
+        scattered_boards: usize::from(scattered),
         ..Tally::default()
     };
     let pieces = board.iter().filter(|&&c| c != EMPTY).count();
@@ -317,11 +330,10 @@ fn measure_one(
         square: sample.square,
         skew: 0.0,
     };
-    let true_reading = sense::read(
-        classify_squares(net, &plane.upright(sample.skew), &true_grid),
-        Bottom::Auto,
-        None,
-    );
+    let upright = plane.upright(sample.skew);
+    let mut true_probs = classify_squares(net, &upright, &true_grid);
+    super::colour::harmonise(&upright, &true_grid, &mut true_probs);
+    let true_reading = sense::read(true_probs, Bottom::Auto, None);
     tally.true_grid_squares_right = squares_right(&true_reading, &sample.displayed);
     for (truth, call) in sample
         .displayed
@@ -351,12 +363,17 @@ fn measure_one(
     tally.squares_right = squares_right(&reading, &sample.displayed);
     tally.exact_as_displayed = usize::from(tally.squares_right == 64);
     tally.exact = usize::from(reading.board == board);
+    tally.scattered_exact = usize::from(scattered) * tally.exact;
     if pieces >= 8 {
         tally.oriented_boards = 1;
         tally.oriented_right = usize::from(reading.white_at_bottom != sample.flipped);
-        if from_game {
+        if origin == render::Origin::Game {
             tally.oriented_game_boards = 1;
             tally.oriented_game_right = tally.oriented_right;
+        }
+        if scattered {
+            tally.oriented_scattered_boards = 1;
+            tally.oriented_scattered_right = tally.oriented_right;
         }
         let by_labels = reading.oriented_by == sense::OrientedBy::Coordinates;
         if sample.coordinates {
@@ -475,9 +492,33 @@ pub fn run_eval(args: &EvalArgs) -> Result<(), String> {
         pct(tally.exact_as_displayed, tally.boards)
     );
     println!(
+        "  not counting scattered endgames {:.3} % (of {} boards)",
+        pct(
+            tally.exact - tally.scattered_exact,
+            tally.boards - tally.scattered_boards
+        ),
+        tally.boards - tally.scattered_boards
+    );
+    println!(
         "orientation right  {:8.3} % (of {} boards with 8+ pieces)",
         pct(tally.oriented_right, tally.oriented_boards),
         tally.oriented_boards
+    );
+    println!(
+        "  scattered endgames {:8.3} % (of {} boards: turned round, as likely a position)",
+        pct(
+            tally.oriented_scattered_right,
+            tally.oriented_scattered_boards
+        ),
+        tally.oriented_scattered_boards
+    );
+    println!(
+        "  the others         {:8.3} % (of {} boards)",
+        pct(
+            tally.oriented_right - tally.oriented_scattered_right,
+            tally.oriented_boards - tally.oriented_scattered_boards
+        ),
+        tally.oriented_boards - tally.oriented_scattered_boards
     );
     if !games.is_empty() {
         println!(
