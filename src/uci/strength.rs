@@ -69,24 +69,22 @@ const fn build_levels() -> [Level; MAX_LEVEL as usize] {
 
 /// Each level's Elo at 5s+0.05s with the PST evaluator, on the logistic
 /// scale anchored at Stockfish 15.1's `UCI_Elo` 1900, re-fitted on
-/// 2026-11-29: every level 100 games against a Stockfish rung held where the
-/// full fit of 2026-11-23 placed it (the even levels with build
-/// [`FIT_BUILD`], the odd ones with f0cab48, whose search and PST are the
-/// same), the whole made monotone (levels 16-18 pooled: 18 measured below
-/// 16 and 17 within its error) (`arena/skill_table.py --refit
-/// skill-2026-11-29 --rust`; docs/measurements.md, "Playing levels", has
-/// the games and error bars).
+/// 2026-11-30 with build [`FIT_BUILD`]: every level 100 games against a
+/// Stockfish rung held where the full fit of 2026-11-23 placed it, the whole
+/// made monotone (neighbours measured out of order are pooled)
+/// (`arena/skill_table.py --refit skill-2026-11-30 --rust`;
+/// docs/measurements.md, "Playing levels", has the games and error bars).
 pub const MEASURED_ELO: [i64; MAX_LEVEL as usize] = [
-    608, 816, 875, 983, 1008, 1043, 1198, 1217, 1342, 1353, 1428, 1494, 1648, 1680, 1879, 1928,
-    1971, 1971, 1971, 2013,
+    793, 887, 903, 983, 1095, 1095, 1252, 1283, 1391, 1391, 1428, 1527, 1753, 1865, 1865, 1904,
+    2019, 2019, 2019, 2019,
 ];
 
 /// The build the levels were fitted with, and its `tarpon bench --eval pst`
 /// signature: the levels search with the PST under node caps, so any change
 /// to the search or the PST moves their strength, and `.ci/check-levels`
 /// warns when this signature is no longer the engine's.
-pub const FIT_BUILD: &str = "d63864c";
-pub const FIT_PST_BENCH: u64 = 3096067;
+pub const FIT_BUILD: &str = "f3786cd";
+pub const FIT_PST_BENCH: u64 = 2670424;
 
 pub const MIN_ELO: i64 = MEASURED_ELO[0];
 /// The Elo of level 19; level 20 (full strength) is unlimited.
@@ -199,8 +197,8 @@ mod tests {
         assert_eq!(active_level(false, 800, 5).map(|l| l.skill), Some(5));
         assert_eq!(active_level(true, MAX_ELO, 5).map(|l| l.skill), Some(19));
         // The check against Stockfish's own `UCI_Elo 1500` (measurements.md)
-        // plays level 11 (1494; level 12 is 1648) for that reason.
-        assert_eq!(level_for_elo(1500), 11);
+        // plays level 10 (1428; level 11 is 1527) for that reason.
+        assert_eq!(level_for_elo(1500), 10);
     }
 
     #[test]
