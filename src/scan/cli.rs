@@ -565,10 +565,7 @@ fn write_debug(
     for i in 0..64 {
         // Displayed position of FEN square i.
         let shown = if reading.white_at_bottom { i } else { 63 - i };
-        let (left, top) = (
-            grid.left + (shown % 8) as f32 * grid.square,
-            grid.top + (shown / 8) as f32 * grid.square,
-        );
+        let (left, top) = grid.corner(shown);
         let input = plane.square_input::<SIDE>(left, top, grid.square);
         let frame = if reading.confidence[i] >= 0.9 {
             Rgb([0, 200, 0])

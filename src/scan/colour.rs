@@ -79,10 +79,7 @@ pub fn harmonise(plane: &Plane, grid: &Grid, probs: &mut Displayed<[f32; 13]>) {
             if call == EMPTY {
                 return None;
             }
-            let (left, top) = (
-                grid.left + (square % 8) as f32 * grid.square,
-                grid.top + (square / 8) as f32 * grid.square,
-            );
+            let (left, top) = grid.corner(square);
             let (background, tone) = measure(&plane.square_tones::<TONES>(left, top, grid.square));
             Some(Seen {
                 square,
@@ -113,17 +110,18 @@ pub fn harmonise(plane: &Plane, grid: &Grid, probs: &mut Displayed<[f32; 13]>) {
                 continue;
             };
             for (k, piece) in group.iter().enumerate() {
-                let white = k >= at;
-                penalise_colour(&mut probs[piece.square], !white);
+                let darker = k < at;
+                penalise_side(&mut probs[piece.square], darker);
             }
         }
     }
 }
 
-/// Divides the probabilities of one side's pieces by e^cost and renormalises.
-fn penalise_colour(p: &mut [f32; 13], white: bool) {
+/// Divides the probabilities of White's pieces (`whites`) or Black's by
+/// e^[`OTHER_COLOUR_COST`] and renormalises.
+fn penalise_side(p: &mut [f32; 13], whites: bool) {
     let factor = (-OTHER_COLOUR_COST).exp();
-    let range = if white { 1..7 } else { 7..13 };
+    let range = if whites { 1..7 } else { 7..13 };
     for c in range {
         p[c] *= factor;
     }

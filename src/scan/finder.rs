@@ -38,6 +38,18 @@ pub struct Grid {
     pub skew: f32,
 }
 
+impl Grid {
+    /// The top-left corner of displayed square `i` (row `i / 8` from the
+    /// top, column `i % 8` from the left).
+    pub fn corner(&self, i: usize) -> (f32, f32) {
+        debug_assert!(i < 64);
+        (
+            self.left + (i % 8) as f32 * self.square,
+            self.top + (i / 8) as f32 * self.square,
+        )
+    }
+}
+
 #[derive(Debug)]
 pub enum FindError {
     NoGrid,

@@ -67,10 +67,7 @@ pub fn classify_squares(
     let d = SHIFTED_READING * grid.square;
     let windows = [(0.0, 0.0), (-d, 0.0), (d, 0.0), (0.0, -d), (0.0, d)];
     std::array::from_fn(|i| {
-        let (left, top) = (
-            grid.left + (i % 8) as f32 * grid.square,
-            grid.top + (i / 8) as f32 * grid.square,
-        );
+        let (left, top) = grid.corner(i);
         let mut mean = [0.0f32; 13];
         for (dx, dy) in windows {
             let input = plane.square_input::<{ net::SIDE }>(left + dx, top + dy, grid.square);
@@ -81,6 +78,19 @@ pub fn classify_squares(
         debug_assert!((mean.iter().sum::<f32>() - 1.0).abs() < 1e-3);
         mean
     })
+}
+
+/// The net's probabilities for each displayed square of `grid`, the
+/// pieces' colours then weighed across the board ([`colour::harmonise`]):
+/// what chess sense reads from.
+pub fn call_squares(
+    net: &net::Net,
+    plane: &picture::Plane,
+    grid: &finder::Grid,
+) -> Displayed<[f32; 13]> {
+    let mut probs = classify_squares(net, plane, grid);
+    colour::harmonise(plane, grid, &mut probs);
+    probs
 }
 
 /// Below this probability a square's call is in doubt (`--min-confidence`).
@@ -181,8 +191,7 @@ fn read_upright(
     bottom: sense::Bottom,
     to_move: Option<sense::Side>,
 ) -> sense::Reading {
-    let mut probs = classify_squares(net, plane, grid);
-    colour::harmonise(plane, grid, &mut probs);
+    let probs = call_squares(net, plane, grid);
     // Printed coordinates, where they are clear, settle the orientation
     // before the pieces are asked.
     let printed = match bottom {

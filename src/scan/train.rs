@@ -15,7 +15,7 @@ use super::net::{Net, PARAMS, SIDE};
 use super::picture::Plane;
 use super::render::{self, HELD_OUT_SETS, LabelFont, PieceSet, Styles, TRAINING_SETS};
 use super::sense::{self, Bottom};
-use super::{EMPTY, classify_squares, read_plane};
+use super::{EMPTY, call_squares, read_plane};
 use crate::rng::SplitMix64;
 use crate::train::optim::{BETA1, BETA2, Moments, adam};
 
@@ -331,9 +331,7 @@ fn measure_one(
         skew: 0.0,
     };
     let upright = plane.upright(sample.skew);
-    let mut true_probs = classify_squares(net, &upright, &true_grid);
-    super::colour::harmonise(&upright, &true_grid, &mut true_probs);
-    let true_reading = sense::read(true_probs, Bottom::Auto, None);
+    let true_reading = sense::read(call_squares(net, &upright, &true_grid), Bottom::Auto, None);
     tally.true_grid_squares_right = squares_right(&true_reading, &sample.displayed);
     for (truth, call) in sample
         .displayed
