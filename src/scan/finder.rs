@@ -91,6 +91,7 @@ pub fn find(plane: &Plane) -> Result<Grid, FindError> {
         2,
     );
     let integral = Integral::new(plane);
+    let texture = texture(plane);
     let candidates = square_combs(&integral, &columns, &rows, MIN_SQUARE, max_square);
     if candidates.is_empty() {
         return Err(FindError::NoGrid);
@@ -99,7 +100,7 @@ pub fn find(plane: &Plane) -> Result<Grid, FindError> {
     // best steps are each settled; the grid whose squares alternate best wins.
     let mut best: Option<(usize, Grid)> = None;
     for (x, y) in candidates {
-        let candidate = settle(plane, &integral, x, y);
+        let candidate = settle(plane, &texture, &integral, x, y);
         if best.is_none_or(|b| candidate.0 > b.0) {
             best = Some(candidate);
         }
@@ -120,7 +121,7 @@ type Comb = (f32, f32);
 /// one-square shifts scored by how many squares alternate (a comb one square
 /// off still matches seven lines, the board's edge standing in for the
 /// eighth).
-fn settle(plane: &Plane, integral: &Integral, x: Comb, y: Comb) -> (usize, Grid) {
+fn settle(plane: &Plane, texture: &Plane, integral: &Integral, x: Comb, y: Comb) -> (usize, Grid) {
     let (w, h) = (plane.width, plane.height);
     let near = |profile: &[f32], comb: Comb| {
         LineStrength::new(profile, 1)
@@ -154,10 +155,17 @@ fn settle(plane: &Plane, integral: &Integral, x: Comb, y: Comb) -> (usize, Grid)
     // the squares' corners, where pieces rarely reach, so a piece's flat
     // base a few pixels above a line does not pull it. Raw gradients there,
     // for the shape of each peak.
+    // Lines are edges of tone, or of texture where a diagram hatches its
+    // dark squares (on a white ground often as light as the light squares):
+    // each axis uses whichever of the two stands out more at its lines.
     let (mut x, mut y) = best.1;
     for _ in 0..2 {
-        x = refine(&column_profile(plane, &corner_zones(y, h), f32::MAX), x);
-        y = refine(&row_profile(plane, &corner_zones(x, w), f32::MAX), y);
+        let tone = column_profile(plane, &corner_zones(y, h), f32::MAX);
+        let busy = signed_column_profile(texture, &half_zones(y, h));
+        x = refine(&clearer(tone, busy, x), x);
+        let tone = row_profile(plane, &corner_zones(x, w), f32::MAX);
+        let busy = signed_row_profile(texture, &half_zones(x, w));
+        y = refine(&clearer(tone, busy, y), y);
     }
     // Agreement counts whole squares, sampled near their corners: a grid
     // moved by a pixel may lose a square or two to a highlight or a
@@ -301,6 +309,185 @@ fn corner_zones((offset, step): Comb, len: usize) -> Vec<Range<usize>> {
             let line = offset + k as f32 * step;
             let lo = (line - reach).max(0.0) as usize;
             lo.min(len)..((line + reach).max(0.0) as usize).min(len)
+        })
+        .collect()
+}
+
+/// How busy the picture is around each pixel: |∂I/∂x| + |∂I/∂y| (central
+/// differences: one-sided ones would move every edge half a pixel),
+/// averaged over 5×5 pixels twice. A hatched square is evenly busy and a
+/// plain one quiet, so the edge between them is an edge of this plane; two
+/// box means make that edge an even ramp whose steepest point is the
+/// edge (one box leaves a flat-topped slope with no one steepest point).
+fn texture(plane: &Plane) -> Plane {
+    let (w, h) = (plane.width, plane.height);
+    let row = |y: usize| &plane.pixels[y * w..(y + 1) * w];
+    let mut busy = vec![0.0f32; w * h];
+    for y in 0..h {
+        let (up, here, down) = (row(y.saturating_sub(1)), row(y), row((y + 1).min(h - 1)));
+        let out = &mut busy[y * w..(y + 1) * w];
+        for x in 0..w {
+            let across = here[(x + 1).min(w - 1)] - here[x.saturating_sub(1)];
+            out[x] = across.abs() + (down[x] - up[x]).abs();
+        }
+    }
+    let busy = Plane {
+        width: w,
+        height: h,
+        pixels: busy,
+    };
+    box_mean(&box_mean(&busy, 2), 2)
+}
+
+/// Each pixel the mean of the (2·reach + 1)² pixels around it (fewer at the
+/// picture's edges): a running mean along each row, then a running sum of
+/// whole rows down the picture.
+fn box_mean(plane: &Plane, reach: usize) -> Plane {
+    let (w, h) = (plane.width, plane.height);
+    let mut across = vec![0.0f32; w * h];
+    for y in 0..h {
+        running_mean(
+            &plane.pixels[y * w..(y + 1) * w],
+            reach,
+            &mut across[y * w..(y + 1) * w],
+        );
+    }
+    let mut pixels = vec![0.0f32; w * h];
+    let mut sum = vec![0.0f32; w];
+    let (mut lo, mut hi) = (0usize, 0usize);
+    for y in 0..h {
+        let (want_lo, want_hi) = (y.saturating_sub(reach), (y + reach + 1).min(h));
+        while hi < want_hi {
+            sum.iter_mut()
+                .zip(&across[hi * w..(hi + 1) * w])
+                .for_each(|(s, v)| *s += v);
+            hi += 1;
+        }
+        while lo < want_lo {
+            sum.iter_mut()
+                .zip(&across[lo * w..(lo + 1) * w])
+                .for_each(|(s, v)| *s -= v);
+            lo += 1;
+        }
+        let count = (hi - lo) as f32;
+        pixels[y * w..(y + 1) * w]
+            .iter_mut()
+            .zip(&sum)
+            .for_each(|(p, s)| *p = s / count);
+    }
+    Plane {
+        width: w,
+        height: h,
+        pixels,
+    }
+}
+
+/// `out[i]` = the mean of `values[i − reach ..= i + reach]` (clipped to the
+/// slice); `out` has at least `values.len()` places.
+fn running_mean(values: &[f32], reach: usize, out: &mut [f32]) {
+    let n = values.len();
+    let mut sum = 0.0f32;
+    let (mut lo, mut hi) = (0usize, 0usize);
+    for (i, o) in out.iter_mut().take(n).enumerate() {
+        let (want_lo, want_hi) = (i.saturating_sub(reach), (i + reach + 1).min(n));
+        while hi < want_hi {
+            sum += values[hi];
+            hi += 1;
+        }
+        while lo < want_lo {
+            sum -= values[lo];
+            lo += 1;
+        }
+        *o = sum / (hi - lo) as f32;
+    }
+}
+
+/// Of two profiles along one axis, the one whose peaks near the comb's
+/// seven inner lines stand highest over its mean between them.
+fn clearer(a: Vec<f32>, b: Vec<f32>, comb: Comb) -> Vec<f32> {
+    if prominence(&b, comb) > prominence(&a, comb) {
+        b
+    } else {
+        a
+    }
+}
+
+/// The mean of a profile's peaks near a comb's inner lines over its mean
+/// across the span they cover (0 when the span is off the profile).
+fn prominence(profile: &[f32], (offset, step): Comb) -> f32 {
+    let reach = (step / 6.0).max(2.0) as isize;
+    let at = |k: usize| (offset - 1.0 + k as f32 * step).round() as isize;
+    let (lo, hi) = (at(1) - reach, at(7) + reach);
+    if lo < 0 || hi >= profile.len() as isize {
+        return 0.0;
+    }
+    let peaks: f32 = (1..=7)
+        .map(|k| {
+            profile[(at(k) - reach) as usize..=(at(k) + reach) as usize]
+                .iter()
+                .copied()
+                .fold(0.0, f32::max)
+        })
+        .sum::<f32>()
+        / 7.0;
+    let span = &profile[lo as usize..=hi as usize];
+    let mean = span.iter().sum::<f32>() / span.len() as f32;
+    if mean > 0.0 { peaks / mean } else { 0.0 }
+}
+
+/// [`corner_zones`] cut in two at their lines: on either side of a line the
+/// squares' edges across it all change tone the same way.
+fn half_zones(comb: Comb, len: usize) -> Vec<Range<usize>> {
+    corner_zones(comb, len)
+        .into_iter()
+        .enumerate()
+        .flat_map(|(k, zone)| {
+            let line = ((comb.0 + k as f32 * comb.1).round().max(0.0) as usize)
+                .clamp(zone.start, zone.end);
+            [zone.start..line, line..zone.end]
+        })
+        .filter(|zone| !zone.is_empty())
+        .collect()
+}
+
+/// `profile[x]`: |Σ (I(x+1, y) − I(x, y))| over the rows of each of `zones`,
+/// summed over the zones. Signed within a zone, an edge across all its rows
+/// adds up while a hatching's stripes cancel (its rises and falls come in
+/// pairs), so the squares' edges of a hatched diagram stand out of their
+/// texture as a plain board's do.
+fn signed_column_profile(plane: &Plane, zones: &[Range<usize>]) -> Vec<f32> {
+    let width = plane.width;
+    let mut profile = vec![0.0; width.saturating_sub(1)];
+    let mut sums = vec![0.0f32; width.saturating_sub(1)];
+    for zone in zones {
+        sums.iter_mut().for_each(|s| *s = 0.0);
+        for y in zone.clone() {
+            let row = &plane.pixels[y * width..(y + 1) * width];
+            for (s, pair) in sums.iter_mut().zip(row.windows(2)) {
+                *s += pair[1] - pair[0];
+            }
+        }
+        for (p, s) in profile.iter_mut().zip(&sums) {
+            *p += s.abs();
+        }
+    }
+    profile
+}
+
+/// `profile[y]`: as [`signed_column_profile`], across rows, over the
+/// columns of each of `zones`.
+fn signed_row_profile(plane: &Plane, zones: &[Range<usize>]) -> Vec<f32> {
+    let width = plane.width;
+    (0..plane.height.saturating_sub(1))
+        .map(|y| {
+            zones
+                .iter()
+                .map(|zone| {
+                    let a = &plane.pixels[y * width + zone.start..y * width + zone.end];
+                    let b = &plane.pixels[(y + 1) * width + zone.start..(y + 1) * width + zone.end];
+                    a.iter().zip(b).map(|(p, q)| q - p).sum::<f32>().abs()
+                })
+                .sum()
         })
         .collect()
 }
@@ -854,6 +1041,39 @@ mod tests {
         let truth = (20.0, 15.0, 40.0);
         let hatch = |x: usize, y: usize| if (x + y) % 5 < 1 { 0.2 } else { 0.95 };
         assert_found(&board_plane((370, 360), truth, 0.8, hatch), truth);
+    }
+
+    #[test]
+    fn a_small_hatched_diagram_in_a_frame_is_found_to_a_fraction_of_a_square() {
+        // A book diagram: one-pixel hatching every fourth diagonal on white,
+        // light squares of the hatching's mean tone, a frame line a pixel
+        // outside the board. The hatching's every stripe is an edge as
+        // strong as a square's, so only texture places the lines.
+        let truth = (25.0, 28.0, 27.0);
+        let hatch = |x: usize, y: usize| if (x + y).is_multiple_of(4) { 0.24 } else { 1.0 };
+        let mut plane = board_plane((260, 270), truth, 0.81, hatch);
+        let (left, top, side) = (24, 27, 8 * 27 + 2);
+        for i in 0..side {
+            for (x, y) in [
+                (left + i, top),
+                (left + i, top + side - 1),
+                (left, top + i),
+                (left + side - 1, top + i),
+            ] {
+                plane.pixels[y * plane.width + x] = 0.3;
+            }
+        }
+        assert_found(&plane, truth);
+    }
+
+    #[test]
+    fn hatched_diagrams_between_whole_pixels_are_found_to_a_fraction_of_a_square() {
+        // Texture locates these lines: a slope with a flat top (one box
+        // mean instead of two) put them a pixel off.
+        let hatch = |x: usize, y: usize| if (x + y).is_multiple_of(4) { 0.24 } else { 1.0 };
+        for truth in [(25.4, 28.6, 26.7), (12.3, 27.8, 22.4), (16.7, 14.2, 29.59)] {
+            assert_found(&board_plane((270, 280), truth, 0.81, hatch), truth);
+        }
     }
 
     #[test]

@@ -65,7 +65,8 @@ pub struct EvalArgs {
     /// Weights to measure instead of the embedded ones.
     #[arg(long)]
     pub net: Option<PathBuf>,
-    /// Write every board the reader got wrong here (PNG, truth in the name).
+    /// Write every board the reader got wrong here (PNG, truth in the name), and every
+    /// board whose grid was found more than 3 % of a square off (`grid_…`, both grids named).
     #[arg(long)]
     pub failures: Option<PathBuf>,
     /// Measure on these piece sets (comma-separated) instead of the
@@ -358,6 +359,16 @@ fn measure_one(
     .fold(0.0f32, f32::max);
     tally.found_within_3pct = usize::from(corner_error <= 0.03 * s);
     tally.found_within_10pct = usize::from(corner_error <= 0.10 * s);
+    // A grid found more than 3 % off is kept with both grids in its name
+    // (left, top, square; the skew drawn and measured).
+    if corner_error > 0.03 * s
+        && let Some(dir) = failures
+    {
+        let _ = sample.image.save(dir.join(format!(
+            "grid_{seed}_true_{:.1},{:.1},{:.2},{:.2}_found_{:.1},{:.1},{:.2},{:.2}.png",
+            sample.left, sample.top, s, sample.skew, grid.left, grid.top, grid.square, grid.skew
+        )));
+    }
     tally.squares_right = squares_right(&reading, &sample.displayed);
     tally.exact_as_displayed = usize::from(tally.squares_right == 64);
     tally.exact = usize::from(reading.board == board);

@@ -40,6 +40,32 @@ fn assert_refused(o: &Output, message: &str) {
     assert!(!err.contains("panicked"), "stderr: {err}");
 }
 
+/// A book diagram: dark squares hatched on white, no darker than the light
+/// squares; small squares (23.86 px) in a frame (`tests/data/SOURCES.md`).
+#[test]
+fn a_hatched_diagram_is_found_to_a_fraction_of_a_square_and_read_surely() {
+    let (o, report) = json_report(&fixture("cburnett-hatched.png"));
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert_eq!(
+        report["fen"].as_str(),
+        Some("rn3r2/8/5p1k/P3p3/2P5/8/4PK2/R7 w - - 0 1")
+    );
+    // Where the renderer drew it: each edge of the board within 3 % of a
+    // square (the grid before texture placed the lines was 2.6 px off).
+    let grid = &report["grid"];
+    let get = |k: &str| grid[k].as_f64().expect("a number");
+    let (left, top, square) = (33.6, 25.6, 23.86);
+    let error = [
+        get("left") - left,
+        get("top") - top,
+        get("left") + 8.0 * get("square") - left - 8.0 * square,
+        get("top") + 8.0 * get("square") - top - 8.0 * square,
+    ]
+    .into_iter()
+    .fold(0.0f64, |m, e| m.max(e.abs()));
+    assert!(error <= 0.03 * square, "grid {grid}");
+}
+
 #[test]
 fn a_rendered_board_round_trips_to_its_fen() {
     let o = tarpon(&["scan", &fixture("cburnett-white-bottom.png")]);
