@@ -154,10 +154,9 @@ fn settle(plane: &Plane, texture: &Plane, integral: &Integral, x: Comb, y: Comb)
     // Each axis's lines placed where the other axis's lines cross them: near
     // the squares' corners, where pieces rarely reach, so a piece's flat
     // base a few pixels above a line does not pull it. Raw gradients there,
-    // for the shape of each peak.
-    // Lines are edges of tone, or of texture where a diagram hatches its
-    // dark squares (on a white ground often as light as the light squares):
-    // each axis uses whichever of the two stands out more at its lines.
+    // for the shape of each peak: of tone, or of texture where a diagram
+    // hatches its dark squares (on a white ground often as light as the
+    // light squares), whichever stands out more at the axis's lines.
     let (mut x, mut y) = best.1;
     for _ in 0..2 {
         let tone = column_profile(plane, &corner_zones(y, h), f32::MAX);
@@ -451,10 +450,10 @@ fn half_zones(comb: Comb, len: usize) -> Vec<Range<usize>> {
 }
 
 /// `profile[x]`: |Σ (I(x+1, y) − I(x, y))| over the rows of each of `zones`,
-/// summed over the zones. Signed within a zone, an edge across all its rows
-/// adds up while a hatching's stripes cancel (its rises and falls come in
-/// pairs), so the squares' edges of a hatched diagram stand out of their
-/// texture as a plain board's do.
+/// summed over the zones. Signed within a zone, so an edge across all its
+/// rows adds up and what rises and falls within it (a piece, the ripple
+/// left of a hatching) cancels; used on the [`texture`] plane, whose square
+/// edges change the same way on either side of a line ([`half_zones`]).
 fn signed_column_profile(plane: &Plane, zones: &[Range<usize>]) -> Vec<f32> {
     let width = plane.width;
     let mut profile = vec![0.0; width.saturating_sub(1)];
@@ -1047,8 +1046,7 @@ mod tests {
     fn a_small_hatched_diagram_in_a_frame_is_found_to_a_fraction_of_a_square() {
         // A book diagram: one-pixel hatching every fourth diagonal on white,
         // light squares of the hatching's mean tone, a frame line a pixel
-        // outside the board. The hatching's every stripe is an edge as
-        // strong as a square's, so only texture places the lines.
+        // outside the board: the frame must not pull the outer lines.
         let truth = (25.0, 28.0, 27.0);
         let hatch = |x: usize, y: usize| if (x + y).is_multiple_of(4) { 0.24 } else { 1.0 };
         let mut plane = board_plane((260, 270), truth, 0.81, hatch);
