@@ -361,7 +361,7 @@ fn measure_one(
     tally.found_within_10pct = usize::from(corner_error <= 0.10 * s);
     // A grid found more than 3 % off is kept with both grids in its name
     // (left, top, square; the skew drawn and measured).
-    if corner_error > 0.03 * s
+    if tally.found_within_3pct == 0
         && let Some(dir) = failures
     {
         let _ = sample.image.save(dir.join(format!(
