@@ -198,6 +198,10 @@ const SKEW_STEP: f32 = 0.1;
 const SKEW_GAIN: f32 = 1.05;
 /// Edge pixels the skew is measured on, at most.
 const MAX_SKEW_EDGES: usize = 30_000;
+/// An edge pixel whose smaller difference is at least this share of its
+/// larger one runs diagonally (the ratio is tan 26.6°) and says nothing
+/// about the board's lines: hatching, a piece's outline.
+const DIAGONAL_EDGE_RATIO: f32 = 0.5;
 
 /// How far a board's lines are turned from the picture's axes, in degrees
 /// clockwise, or 0 when they are not (or nothing says so clearly).
@@ -216,19 +220,32 @@ pub fn skew(plane: &Plane) -> f32 {
     // JPEG's 8×8 blocks leave faint steps at their borders, lined up
     // across the whole picture: differences that straddle them are left out.
     let clear_of_blocks = |i: usize| !matches!(i % 8, 0 | 7);
+    // Each difference is averaged with its neighbours along the edge it
+    // measures (about SKEW_REACH pixels either side, twice): a board line
+    // turned a few degrees stays one edge, while the fine stripes of a
+    // hatched square, which cross that span, cancel.
+    let across_columns = along_columns(plane, |x, y| {
+        if clear_of_blocks(x) && x > 0 && x + 1 < w {
+            plane.at(x + 1, y) - plane.at(x - 1, y)
+        } else {
+            0.0
+        }
+    });
+    let across_rows = along_rows(plane, |x, y| {
+        if clear_of_blocks(y) && y > 0 && y + 1 < h {
+            plane.at(x, y + 1) - plane.at(x, y - 1)
+        } else {
+            0.0
+        }
+    });
     for y in 1..h.saturating_sub(1) {
         for x in 1..w.saturating_sub(1) {
-            let gx = if clear_of_blocks(x) {
-                (plane.at(x + 1, y) - plane.at(x - 1, y)).abs()
-            } else {
-                0.0
-            };
-            let gy = if clear_of_blocks(y) {
-                (plane.at(x, y + 1) - plane.at(x, y - 1)).abs()
-            } else {
-                0.0
-            };
-            if gx.max(gy) >= 0.04 {
+            let gx = across_columns[y * w + x].abs();
+            let gy = across_rows[y * w + x].abs();
+            // Stripes at 45° that survive the sums are alike both ways; a
+            // board line within MAX_SKEW of an axis steps across one far
+            // more than the other.
+            if gx.max(gy) >= 0.04 && gx.min(gy) < DIAGONAL_EDGE_RATIO * gx.max(gy) {
                 edges.push((x as f32, y as f32, gy.min(0.3), gx.min(0.3)));
             }
         }
@@ -284,6 +301,56 @@ pub fn skew(plane: &Plane) -> f32 {
         0.0
     };
     degrees + shift * SKEW_STEP
+}
+
+/// How far the skew's differences are summed along their edge, each way.
+const SKEW_REACH: usize = 2;
+
+/// `difference(x, y)` at every pixel, smoothed down its column
+/// ([`twice_running_mean`]): for differences across columns, whose edges
+/// run down the picture.
+fn along_columns(plane: &Plane, difference: impl Fn(usize, usize) -> f32) -> Vec<f32> {
+    let (w, h) = (plane.width, plane.height);
+    let raw: Vec<f32> = (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .map(|(x, y)| difference(x, y))
+        .collect();
+    let mut out = vec![0.0; w * h];
+    let mut column = vec![0.0; h];
+    let mut smoothed = vec![0.0; h];
+    for x in 0..w {
+        for y in 0..h {
+            column[y] = raw[y * w + x];
+        }
+        twice_running_mean(&mut column, &mut smoothed);
+        for y in 0..h {
+            out[y * w + x] = column[y];
+        }
+    }
+    out
+}
+
+/// `values` smoothed by two running means of reach SKEW_REACH (a
+/// triangle): stripes a few pixels apart leave a residue a box mean's
+/// square; `scratch` is as long as `values`.
+fn twice_running_mean(values: &mut [f32], scratch: &mut [f32]) {
+    running_mean(values, SKEW_REACH, scratch);
+    running_mean(scratch, SKEW_REACH, values);
+}
+
+/// [`along_columns`] for differences across rows, smoothed along the row.
+fn along_rows(plane: &Plane, difference: impl Fn(usize, usize) -> f32) -> Vec<f32> {
+    let (w, h) = (plane.width, plane.height);
+    let mut out = vec![0.0; w * h];
+    let mut scratch = vec![0.0; w];
+    for y in 0..h {
+        let row = &mut out[y * w..(y + 1) * w];
+        for (x, value) in row.iter_mut().enumerate() {
+            *value = difference(x, y);
+        }
+        twice_running_mean(row, &mut scratch);
+    }
+    out
 }
 
 /// Each pixel's gradient counts at most this much (grey levels 0..1) while
@@ -1080,6 +1147,25 @@ mod tests {
         let upright = board_plane((340, 330), truth, 0.85, |_, _| 0.45);
         assert_eq!(skew(&upright), 0.0);
         for degrees in [-3.0f32, -1.2, 0.8, 2.5] {
+            let turned = upright.rotated(degrees);
+            let measured = skew(&turned);
+            assert!(
+                (measured - degrees).abs() < 0.15,
+                "turned {degrees}°, measured {measured}°"
+            );
+            assert_found(&turned.upright(measured), truth);
+        }
+    }
+
+    #[test]
+    fn a_turned_hatched_diagram_is_measured_and_found_once_turned_back() {
+        // The stripes are edges at 45° all over the dark squares; they
+        // must not drown the board's own lines.
+        let truth = (40.0, 36.0, 28.0);
+        let hatch = |x: usize, y: usize| if (x + y).is_multiple_of(4) { 0.24 } else { 1.0 };
+        let upright = board_plane((310, 300), truth, 0.81, hatch);
+        assert_eq!(skew(&upright), 0.0);
+        for degrees in [-2.7f32, -1.1, 1.3, 2.2] {
             let turned = upright.rotated(degrees);
             let measured = skew(&turned);
             assert!(
