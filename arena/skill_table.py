@@ -11,7 +11,9 @@ scale from all matches at once (each match says strength(a) - strength(b) =
 its Elo difference, weight 1/error^2), anchored at Stockfish UCI_Elo 1900 =
 1900: the rung where tarpon's full strength sits and where the labels agree
 with the 2100 rung (200 apart by label, 191 +- 95 measured). Some levels are
-played against two rungs; they tie the rungs to each other.
+played against two rungs; they tie the rungs to each other, and so do the
+rungs' own matches against each other (arena/rung_ladder.sh, reports in
+arena/results/rungs/), which pin them far tighter.
 
 The levels' fitted values are then made monotone (weighted
 pool-adjacent-violators): a stronger setting must not map below a weaker one,
@@ -74,6 +76,12 @@ def read_matches(skill_dir="skill", full_strength=True):
             break
         rung = re.search(r"elo(\d+)\.md$", path).group(1)
         matches.append(("full strength", f"SF {rung}", parse(path)))
+    # Rung against rung (arena/rung_ladder.sh): Stockfish's strength alone.
+    for path in sorted(glob.glob("arena/results/rungs/stockfish-elo*_vs_stockfish-elo*.md")):
+        if not full_strength:
+            break
+        low, high = re.search(r"elo(\d+)_vs_stockfish-elo(\d+)\.md$", path).groups()
+        matches.append((f"SF {low}", f"SF {high}", parse(path)))
     return matches
 
 

@@ -70,13 +70,14 @@ const fn build_levels() -> [Level; MAX_LEVEL as usize] {
 /// Each level's Elo at 5s+0.05s with the PST evaluator, on the logistic
 /// scale anchored at Stockfish 15.1's `UCI_Elo` 1900, re-fitted on
 /// 2026-11-30 with build [`FIT_BUILD`]: every level 100 games against a
-/// Stockfish rung held where the full fit of 2026-11-23 placed it, the whole
-/// made monotone (neighbours measured out of order are pooled)
+/// Stockfish rung (levels 9–11 against two), the rungs held where the full
+/// fit placed them (with their 200-game matches against each other), the
+/// whole made monotone (neighbours measured out of order are pooled)
 /// (`arena/skill_table.py --refit skill-2026-11-30 --rust`;
 /// docs/measurements.md, "Playing levels", has the games and error bars).
 pub const MEASURED_ELO: [i64; MAX_LEVEL as usize] = [
-    793, 887, 903, 983, 1095, 1095, 1252, 1283, 1391, 1391, 1428, 1527, 1753, 1865, 1865, 1904,
-    2019, 2019, 2019, 2019,
+    891, 986, 1002, 1082, 1193, 1193, 1351, 1383, 1477, 1477, 1542, 1627, 1753, 1865, 1865, 1904,
+    2023, 2023, 2023, 2023,
 ];
 
 /// The build the levels were fitted with, and its `tarpon bench --eval pst`
@@ -197,8 +198,8 @@ mod tests {
         assert_eq!(active_level(false, 800, 5).map(|l| l.skill), Some(5));
         assert_eq!(active_level(true, MAX_ELO, 5).map(|l| l.skill), Some(19));
         // The check against Stockfish's own `UCI_Elo 1500` (measurements.md)
-        // plays level 10 (1428; level 11 is 1527) for that reason.
-        assert_eq!(level_for_elo(1500), 10);
+        // plays level 9 (1477; level 10 is 1542) for that reason.
+        assert_eq!(level_for_elo(1500), 9);
     }
 
     #[test]
