@@ -202,6 +202,9 @@ const MAX_SKEW_EDGES: usize = 30_000;
 /// larger one runs diagonally (the ratio is tan 26.6°) and says nothing
 /// about the board's lines: hatching, a piece's outline.
 const DIAGONAL_EDGE_RATIO: f32 = 0.5;
+/// How far the skew's differences are averaged along their edge, each way
+/// (twice: a triangle about 4·SKEW_REACH + 1 pixels long).
+const SKEW_REACH: usize = 2;
 
 /// How far a board's lines are turned from the picture's axes, in degrees
 /// clockwise, or 0 when they are not (or nothing says so clearly).
@@ -308,10 +311,6 @@ pub fn skew(plane: &Plane) -> f32 {
     };
     degrees + shift * SKEW_STEP
 }
-
-/// How far the skew's differences are averaged along their edge, each way
-/// (twice: a triangle about 4·SKEW_REACH + 1 pixels long).
-const SKEW_REACH: usize = 2;
 
 /// Each pixel's gradient counts at most this much (grey levels 0..1) while
 /// the grid is searched: a board line is an edge in every row it crosses,
