@@ -31,10 +31,7 @@ opponent() {
     gnuchess) echo "cmd=/usr/games/gnuchess args=--uci name=GNU-Chess" ;;
     glaurung) echo "cmd=/usr/games/glaurung name=Glaurung option.Threads=1 option.OwnBook=false option.Hash=16" ;;
     toga) echo "cmd=/usr/games/toga2 name=Toga-II option.OwnBook=false option.Hash=16" ;;
-    stockfish-elo*)
-        elo=${1#stockfish-elo}
-        echo "cmd=/usr/games/stockfish name=Stockfish-Elo$elo option.Threads=1 option.Hash=16 option.UCI_LimitStrength=true option.UCI_Elo=$elo"
-        ;;
+    stockfish-elo*) stockfish_rung "${1#stockfish-elo}" ;;
     *) echo "unknown opponent $1" >&2; exit 2 ;;
     esac
 }

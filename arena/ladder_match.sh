@@ -19,3 +19,11 @@ ladder_match() {
         --pgn "arena/pgn/$match_name.pgn" \
         --report "arena/results/$match_name.md"
 }
+
+# stockfish_rung ELO: the engine spec of Stockfish 15.1 at one UCI_Elo rung
+# (one thread, 16 MB), for `--engine $(stockfish_rung ELO)` (unquoted: a
+# list of key=value words).
+stockfish_rung() {
+    echo "cmd=/usr/games/stockfish name=Stockfish-Elo$1 option.Threads=1 option.Hash=16" \
+        "option.UCI_LimitStrength=true option.UCI_Elo=$1"
+}

@@ -21,9 +21,7 @@ mkdir -p arena/pgn/rungs arena/results/rungs
 for pairing in "$@"; do
     low=${pairing%%:*}
     high=${pairing#*:}
+    # shellcheck disable=SC2046 # the engine spec is a list of key=value words
     ladder_match "$((low * 10000 + high))" "$GAMES" "rungs/stockfish-elo${low}_vs_stockfish-elo${high}" \
-        --engine cmd=/usr/games/stockfish name="Stockfish-Elo$low" option.Threads=1 option.Hash=16 \
-        option.UCI_LimitStrength=true option.UCI_Elo="$low" \
-        --engine cmd=/usr/games/stockfish name="Stockfish-Elo$high" option.Threads=1 option.Hash=16 \
-        option.UCI_LimitStrength=true option.UCI_Elo="$high"
+        --engine $(stockfish_rung "$low") --engine $(stockfish_rung "$high")
 done

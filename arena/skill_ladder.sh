@@ -23,8 +23,8 @@ for pairing in "$@"; do
     level=${pairing%%:*}
     elo=${pairing#*:}
     name=$(printf 'level%02d_vs_stockfish-elo%s' "$level" "$elo")
+    # shellcheck disable=SC2046 # the engine spec is a list of key=value words
     ladder_match "$((level * 10000 + elo))" "$GAMES" "$SKILL_DIR/$name" \
         --engine tarpon:pst name="tarpon-skill$level" "option.Skill Level=$level" \
-        --engine cmd=/usr/games/stockfish name="Stockfish-Elo$elo" option.Threads=1 option.Hash=16 \
-        option.UCI_LimitStrength=true option.UCI_Elo="$elo"
+        --engine $(stockfish_rung "$elo")
 done

@@ -71,15 +71,13 @@ def read_matches(skill_dir="skill", full_strength=True):
     for path in sorted(glob.glob(f"arena/results/{skill_dir}/level*_vs_stockfish-elo*.md")):
         m = re.search(r"level(\d+)_vs_stockfish-elo(\d+)\.md$", path)
         matches.append((f"level {int(m.group(1))}", f"SF {m.group(2)}", parse(path)))
+    if not full_strength:
+        return matches
     for path in sorted(glob.glob("arena/results/tarpon-pst_vs_stockfish-elo*.md")):
-        if not full_strength:
-            break
         rung = re.search(r"elo(\d+)\.md$", path).group(1)
         matches.append(("full strength", f"SF {rung}", parse(path)))
     # Rung against rung (arena/rung_ladder.sh): Stockfish's strength alone.
     for path in sorted(glob.glob("arena/results/rungs/stockfish-elo*_vs_stockfish-elo*.md")):
-        if not full_strength:
-            break
         low, high = re.search(r"elo(\d+)_vs_stockfish-elo(\d+)\.md$", path).groups()
         matches.append((f"SF {low}", f"SF {high}", parse(path)))
     return matches
