@@ -191,21 +191,49 @@ impl Model {
         self.layers.len() / self.stack_layers()
     }
 
-    /// A one-king-bucket Chess768 model spread over the king buckets
-    /// `buckets`: its weights become the factoriser rows, which every bucket
-    /// shares, and the buckets' own rows start at zero, so the new model
-    /// computes exactly what this one does and fine-tuning learns only how
-    /// the buckets differ. None from any other model.
-    pub fn with_king_buckets(self, buckets: KingBuckets) -> Option<Model> {
-        let target = FeatureSet::Chess768(buckets);
-        if self.features != FeatureSet::Chess768(KingBuckets::SINGLE) || factor_width(target) == 0 {
+    /// The same Chess768 model over the king buckets `target`, which must
+    /// refine this model's layout (every target bucket's squares lie in one
+    /// bucket here), so the new model computes exactly what this one does
+    /// and fine-tuning learns only how the buckets differ. A one-bucket
+    /// model's weights become the factoriser rows, which every bucket
+    /// shares, and the buckets' own rows start at zero; a bucketed model's
+    /// buckets are copied into the buckets they split, its factoriser rows
+    /// kept. None from any other model or for a layout that is no refinement.
+    pub fn with_king_buckets(self, target: KingBuckets) -> Option<Model> {
+        let FeatureSet::Chess768(source) = self.features else {
+            return None;
+        };
+        let to = FeatureSet::Chess768(target);
+        if factor_width(to) == 0 {
             return None;
         }
-        debug_assert_eq!(self.ft_weights.len(), CHESS768_PER_BUCKET * self.half_dims);
-        let mut ft_weights = vec![0.0; target.dimensions() * self.half_dims];
-        ft_weights.extend_from_slice(&self.ft_weights);
+        let block = CHESS768_PER_BUCKET * self.half_dims;
+        let rows = |bucket: usize| &self.ft_weights[bucket * block..(bucket + 1) * block];
+        let mut ft_weights =
+            Vec::with_capacity((to.dimensions() + factor_width(to)) * self.half_dims);
+        if source.count() == 1 {
+            debug_assert_eq!(self.ft_weights.len(), block);
+            ft_weights.resize(to.dimensions() * self.half_dims, 0.0);
+            ft_weights.extend_from_slice(rows(0));
+        } else {
+            let mut parents: Vec<Option<u8>> = vec![None; target.count()];
+            for (&child, &parent) in target.table().iter().zip(source.table().iter()) {
+                match parents[usize::from(child)] {
+                    Some(known) if known != parent => return None,
+                    _ => parents[usize::from(child)] = Some(parent),
+                }
+            }
+            for parent in parents {
+                ft_weights.extend_from_slice(rows(usize::from(parent?)));
+            }
+            ft_weights.extend_from_slice(&self.ft_weights[source.count() * block..]);
+        }
+        debug_assert_eq!(
+            ft_weights.len(),
+            (to.dimensions() + factor_width(to)) * self.half_dims
+        );
         Some(Model {
-            features: target,
+            features: to,
             ft_weights,
             ..self
         })
@@ -981,12 +1009,29 @@ mod tests {
             parent.quantise(String::new()).unwrap(),
             spread.quantise(String::new()).unwrap(),
         );
-        // Kings on every rank group, so every bucket is read.
+        // A bucketed model splits further, as long as the new layout refines
+        // its own: rank 1 by file, rank 2 by halves.
+        let finer = KingBuckets::from_name(
+            "0,1,2,3,4,4,5,5,6,6,6,6,6,6,6,6,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7",
+        )
+        .unwrap();
+        let mut trained = spread.clone();
+        trained
+            .ft_weights
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, w)| *w += ((i % 7) as f32 - 3.0) * 0.03);
+        let split = trained.clone().with_king_buckets(finer).unwrap();
+        let c = trained.quantise(String::new()).unwrap();
+        let d = split.quantise(String::new()).unwrap();
+        // Kings on every rank group and rank 1's files, so every bucket is read.
         for fen in [
             "4k3/8/8/8/8/8/8/R3K2Q w Q - 0 1",
             "8/8/8/8/3k4/8/1K6/R6Q b - - 0 1",
             "8/2p5/8/2k5/8/1K6/8/R6Q w - - 0 1",
             "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5NK1/PPPP1PPP/RNBQ3R w kq - 4 4",
+            "6k1/5ppp/8/8/8/8/4KPPP/8 w - - 0 1",
+            "7k/8/8/8/8/8/8/5K2 b - - 0 1",
         ] {
             let pos = board(fen);
             let raw = |net: &Network| {
@@ -997,9 +1042,15 @@ mod tests {
                 )
             };
             assert_eq!(raw(&a), raw(&b), "{fen}");
+            assert_eq!(raw(&c), raw(&d), "{fen}");
         }
-        // Only a one-king-bucket Chess768 model spreads.
-        assert!(spread.with_king_buckets(KingBuckets::RANKS4).is_none());
+        // Not a refinement: ranks 1 and 2 together.
+        assert!(
+            spread
+                .clone()
+                .with_king_buckets(KingBuckets::from_name("0,0,1,1,2,2,2,2").unwrap())
+                .is_none()
+        );
         let halfka = Model::random(FeatureSet::HalfKAv2Hm, 32, [8, 8], 1);
         assert!(halfka.with_king_buckets(KingBuckets::RANKS4).is_none());
     }

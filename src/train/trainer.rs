@@ -64,7 +64,9 @@ pub struct TrainArgs {
     /// after the mirror (index 4 × rank + file − 4). The table is stored in
     /// the net, so the engine needs no change for a new layout. Default: the
     /// starting net's, else ranks4. With `--init-from` a one-bucket net,
-    /// its weights are shared by every bucket at the start.
+    /// its weights are shared by every bucket at the start; a bucketed net
+    /// can be split into a layout that refines its own (each new bucket
+    /// starts as the bucket it splits).
     #[arg(long, value_parser = KingBuckets::from_name)]
     pub king_buckets: Option<KingBuckets>,
     /// Feature-transformer neurons per perspective (a multiple of 16).
@@ -401,7 +403,7 @@ fn initial_state(args: &TrainArgs, start: Start) -> Result<Checkpoint, String> {
         } => {
             let mismatch = || {
                 format!(
-                    "{} is a {architecture} net; pass the matching --arch, --hidden and --buckets (or --buckets N to split a one-bucket net, --king-buckets to spread a one-king-bucket Chess768 net)",
+                    "{} is a {architecture} net; pass the matching --arch, --hidden and --buckets (or --buckets N to split a one-bucket net, --king-buckets to spread a Chess768 net over finer king buckets)",
                     path.display(),
                 )
             };
