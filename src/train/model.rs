@@ -1022,8 +1022,10 @@ mod tests {
             .enumerate()
             .for_each(|(i, w)| *w += ((i % 7) as f32 - 3.0) * 0.03);
         let split = trained.clone().with_king_buckets(finer).unwrap();
-        let c = trained.quantise(String::new()).unwrap();
-        let d = split.quantise(String::new()).unwrap();
+        let (unsplit, split) = (
+            trained.quantise(String::new()).unwrap(),
+            split.quantise(String::new()).unwrap(),
+        );
         // Kings on every rank group and rank 1's files, so every bucket is read.
         for fen in [
             "4k3/8/8/8/8/8/8/R3K2Q w Q - 0 1",
@@ -1042,7 +1044,7 @@ mod tests {
                 )
             };
             assert_eq!(raw(&a), raw(&b), "{fen}");
-            assert_eq!(raw(&c), raw(&d), "{fen}");
+            assert_eq!(raw(&unsplit), raw(&split), "{fen}");
         }
         // Not a refinement: ranks 1 and 2 together.
         assert!(
