@@ -209,8 +209,8 @@ impl Model {
         }
         let block = CHESS768_PER_BUCKET * self.half_dims;
         let rows = |bucket: usize| &self.ft_weights[bucket * block..(bucket + 1) * block];
-        let mut ft_weights =
-            Vec::with_capacity((to.dimensions() + factor_width(to)) * self.half_dims);
+        let weight_count = (to.dimensions() + factor_width(to)) * self.half_dims;
+        let mut ft_weights = Vec::with_capacity(weight_count);
         if source.count() == 1 {
             debug_assert_eq!(self.ft_weights.len(), block);
             ft_weights.resize(to.dimensions() * self.half_dims, 0.0);
@@ -228,10 +228,7 @@ impl Model {
             }
             ft_weights.extend_from_slice(&self.ft_weights[source.count() * block..]);
         }
-        debug_assert_eq!(
-            ft_weights.len(),
-            (to.dimensions() + factor_width(to)) * self.half_dims
-        );
+        debug_assert_eq!(ft_weights.len(), weight_count);
         Some(Model {
             features: to,
             ft_weights,
