@@ -12,7 +12,7 @@
 # Environment (defaults in brackets):
 #   MINUTES [120]  wall minutes of self-play    SEED [from the clock]  first datagen seed
 #   GAMES [400]    games of the final match     JOBS [all cores]       self-play processes
-#   TRAIN_ARGS     the training recipe [three epochs' fine-tune of the default net (generations 15 and 16's);
+#   TRAIN_ARGS     the training recipe [two epochs' fine-tune of the default net at lr 1e-4, λ 0.9 (generation 21's);
 #                  the architecture is the default net's, as the trainer takes it from --init-from]
 # Run it again with the same WORK_DIR and SEED to resume: finished steps are skipped, datagen
 # appends to its files, and an unfinished training starts again (it takes minutes, not hours).
@@ -35,7 +35,7 @@ if ! [[ $minutes =~ ^[0-9]+$ ]] || [ "$minutes" -lt 1 ]; then
   echo "MINUTES must be a whole number of minutes, at least 1 (got $minutes)" >&2
   exit 2
 fi
-recipe=${TRAIN_ARGS:-"--init-from nets/default.nnue --epochs 3 --lr 4e-4 --gamma 0.5 --batch 4096"}
+recipe=${TRAIN_ARGS:-"--init-from nets/default.nnue --epochs 2 --lr 1e-4 --gamma 0.5 --batch 4096 --lambda 0.9"}
 
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -94,7 +94,7 @@ candidate="$work/candidate.nnue"
 if [ ! -e "$work/train.done" ]; then
   # shellcheck disable=SC2086 # the recipe is a list of options
   nice -n 5 "$tarpon" train "${data[@]}" "${val[@]}" --out "$candidate" $recipe \
-    --lambda 1.0 --scale 200 --quantise-aware --seed "$seed" --quiet
+    --scale 200 --quantise-aware --seed "$seed" --quiet
   touch "$work/train.done"
 fi
 
