@@ -93,7 +93,8 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 16384)]
     pub batch: usize,
     /// Weight of the search score in the target (1 − λ goes to the game
-    /// result). 1.0 beat 0.75 by 173 Elo on our self-play data (nets/LEDGER.md).
+    /// result). On tarpon's data 0.75 lost badly to 1.0 early on; 0.9 as a
+    /// fine-tune on 15 M positions made generation 21 (nets/LEDGER.md).
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f32,
     /// Centipawns per unit inside the sigmoid (eval and score alike).
