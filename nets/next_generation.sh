@@ -3,7 +3,9 @@
 #   1. self-play of the current default net, one process a core, with the soft node limit;
 #   2. a net trained on the whole shared pool plus that new data (the unseen games' loss is printed,
 #      but matches decide: it ranked generation 11's candidates backwards, nets/LEDGER.md);
-#   3. the candidate against the current default at 5000 nodes a move, colour-swapped pairs.
+#   3. the candidate against the current default at 5000 nodes a move, colour-swapped pairs;
+#   4. the candidate against a fixed anchor (generation 16), the same way on another seed, because
+#      parent-against-child steps overstate (nets/LEDGER.md, "The chain checked directly").
 # It changes nothing in the repository: the candidate, its data and the match report stay in WORK_DIR.
 #
 # Usage: nets/next_generation.sh WORK_DIR POOL_DIR BOOK [SYZYGY_DIR]
@@ -11,7 +13,8 @@
 #   BOOK      an EPD/FEN opening file such as noob_3moves.epd
 # Environment (defaults in brackets):
 #   MINUTES [120]  wall minutes of self-play    SEED [from the clock]  first datagen seed
-#   GAMES [400]    games of the final match     JOBS [all cores]       self-play processes
+#   GAMES [400]    games of each match          JOBS [all cores]       self-play processes
+#   ANCHOR         the anchor net [generation 16, from git: 33d21cd:nets/default.nnue]
 #   TRAIN_ARGS     the training recipe [two epochs' fine-tune of the default net at lr 1e-4, λ 0.9 (generation 21's);
 #                  the architecture is the default net's, as the trainer takes it from --init-from]
 # Run it again with the same WORK_DIR and SEED to resume: finished steps are skipped, datagen
@@ -19,7 +22,7 @@
 set -euo pipefail
 
 if [ $# -lt 3 ]; then
-  sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 work=$(mkdir -p "$1" && cd "$1" && pwd)
@@ -105,4 +108,18 @@ fi
   --games 2 --rounds $((games / 2)) --concurrency "$jobs" \
   --draw movenumber=40 movecount=8 score=10 --report "$work/match.md"
 echo "Report: $work/match.md (printed from the default's side)."
-echo "A candidate that wins becomes nets/default.nnue with its match in arena/results/ and nets/LEDGER.md."
+
+# 4. The candidate against the anchor, printed from the candidate's side: the figure that adds up
+# from generation to generation.
+anchor=${ANCHOR:-$work/anchor-gen16.nnue}
+if [ -z "${ANCHOR:-}" ] && [ ! -s "$anchor" ]; then
+  git show 33d21cd:nets/default.nnue > "$anchor"
+fi
+"$tarpon" arena --engine "tarpon:nnue=$candidate" name=candidate \
+  --engine "tarpon:nnue=$anchor" name=anchor --gauntlet --each nodes=5000 \
+  --openings file=arena/openings/uho_4060_v2_2000.epd order=random seed=$((seed + 1)) \
+  --games 2 --rounds $((games / 2)) --concurrency "$jobs" \
+  --draw movenumber=40 movecount=8 score=10 --report "$work/anchor.md"
+echo "Report: $work/anchor.md (printed from the candidate's side; the default's own figure is in nets/LEDGER.md)."
+echo "A candidate that wins becomes nets/default.nnue with both matches in arena/results/ and nets/LEDGER.md,"
+echo "after its lead over the default is played again on fresh seeds (docs/training.md)."
