@@ -22,7 +22,7 @@
 set -euo pipefail
 
 if [ $# -lt 3 ]; then
-  sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 work=$(mkdir -p "$1" && cd "$1" && pwd)
