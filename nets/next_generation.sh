@@ -101,12 +101,17 @@ if [ ! -e "$work/train.done" ]; then
   touch "$work/train.done"
 fi
 
-# 3. The candidate against the current default, at fixed nodes so the load does not matter.
-"$tarpon" arena --engine tarpon:nnue=nets/default.nnue name=default \
-  --engine "tarpon:nnue=$candidate" name=candidate --gauntlet --each nodes=5000 \
-  --openings file=arena/openings/uho_4060_v2_2000.epd order=random seed="$seed" \
-  --games 2 --rounds $((games / 2)) --concurrency "$jobs" \
-  --draw movenumber=40 movecount=8 score=10 --report "$work/match.md"
+# A match at fixed nodes, so the load does not matter: colour-swapped pairs, printed from NET1's side.
+match() { # NET1 NAME1 NET2 NAME2 SEED REPORT
+  "$tarpon" arena --engine "tarpon:nnue=$1" name="$2" --engine "tarpon:nnue=$3" name="$4" \
+    --gauntlet --each nodes=5000 \
+    --openings file=arena/openings/uho_4060_v2_2000.epd order=random seed="$5" \
+    --games 2 --rounds $((games / 2)) --concurrency "$jobs" \
+    --draw movenumber=40 movecount=8 score=10 --report "$6"
+}
+
+# 3. The candidate against the current default.
+match nets/default.nnue default "$candidate" candidate "$seed" "$work/match.md"
 echo "Report: $work/match.md (printed from the default's side)."
 
 # 4. The candidate against the anchor, printed from the candidate's side: the figure that adds up
@@ -115,11 +120,7 @@ anchor=${ANCHOR:-$work/anchor-gen16.nnue}
 if [ -z "${ANCHOR:-}" ] && [ ! -s "$anchor" ]; then
   git show 33d21cd:nets/default.nnue > "$anchor"
 fi
-"$tarpon" arena --engine "tarpon:nnue=$candidate" name=candidate \
-  --engine "tarpon:nnue=$anchor" name=anchor --gauntlet --each nodes=5000 \
-  --openings file=arena/openings/uho_4060_v2_2000.epd order=random seed=$((seed + 1)) \
-  --games 2 --rounds $((games / 2)) --concurrency "$jobs" \
-  --draw movenumber=40 movecount=8 score=10 --report "$work/anchor.md"
+match "$candidate" candidate "$anchor" anchor $((seed + 1)) "$work/anchor.md"
 echo "Report: $work/anchor.md (printed from the candidate's side; the default's own figure is in nets/LEDGER.md)."
 echo "A candidate that wins becomes nets/default.nnue with both matches in arena/results/ and nets/LEDGER.md,"
 echo "after its lead over the default is played again on fresh seeds (docs/training.md)."
