@@ -303,6 +303,7 @@ fn judge_here(
     };
     // Prepared lines cost the learner no time after the move: the
     // confirming search then gets the first search's time as well.
+    let was_prepared = prepared.is_some();
     let (root, confirm_limits) = match prepared {
         Some(outcome) => {
             let mut doubled = limits.clone();
@@ -322,19 +323,29 @@ fn judge_here(
             root.depth,
         ));
     }
-    // The played move is not the best: search the two of them alone, from
-    // the same root and with the table the first search filled, deeper than
-    // the first search went. Both scores then come from one deeper tree, so
-    // a loss near a class line is settled by more than one depth (a blunder
-    // whose punishment lies past the first horizon, a good move that one
-    // depth misjudges).
+    // The played move is not the best: search it again, from the same root
+    // and with the table the first search filled, deeper than the first
+    // search reached it. A loss near a class line is then settled by more
+    // than one depth (a blunder whose punishment lies past the first
+    // horizon, a good move that one depth misjudges).
+    //
+    // Without a preparation the best move is searched again beside it, so
+    // that both scores come from one deeper tree. A prepared best line was
+    // searched while the learner thought, longer than the confirmation
+    // lasts: the played move then has the confirmation to itself, which
+    // reaches about two plies deeper on it than sharing it with the best
+    // (docs/play.md, "The played move alone").
     let best_move = best.pv[0];
     let confirm = Limits {
         depth: match budget {
             Budget::Depth(d) => Some(d + CONFIRM_EXTRA_DEPTH),
             Budget::Millis(_) => None,
         },
-        searchmoves: vec![best_move, played],
+        searchmoves: if was_prepared {
+            vec![played]
+        } else {
+            vec![best_move, played]
+        },
         ..confirm_limits
     };
     let outcome = search(confirm, 2);
@@ -346,10 +357,15 @@ fn judge_here(
             .cloned()
     };
     let played_second = second.clone().filter(|l| l.pv.first() == Some(&played));
-    // Both scores always come from one search at one depth: the
-    // confirmation's, unless it stayed shallower than a first search that
-    // had the played move as its second line.
-    let (best, played_line, depth) = match (line_of(best_move), line_of(played), played_second) {
+    let best_again = if was_prepared {
+        Some(best.clone())
+    } else {
+        line_of(best_move)
+    };
+    // The played move's score comes from the confirmation, unless it
+    // stayed shallower than a first search that had the played move as its
+    // second line; the best's from the same search when it searched both.
+    let (best, played_line, depth) = match (best_again, line_of(played), played_second) {
         (_, _, Some(played_second)) if outcome.depth < root.depth => {
             (best, played_second, root.depth)
         }
