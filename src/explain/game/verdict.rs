@@ -232,8 +232,10 @@ impl Preparation {
     }
 
     /// Stops the preparation and judges `played`, a legal move of its
-    /// position, as [`judge`] would: with the prepared lines as the first
-    /// search when they had at least a time budget's time.
+    /// position, as [`judge`] would, with the prepared lines as the first
+    /// search when they had at least a time budget's time; the confirming
+    /// search then searches the played move alone (the prepared best line
+    /// is the deeper one already).
     pub fn judge(mut self, played: Move, budget: Budget) -> Result<Verdict, String> {
         debug_assert!(self.position.legal_moves().contains(&played));
         let searched = self.started.elapsed();
