@@ -11,7 +11,9 @@
 //! move does larger.)
 //!
 //! The board keeps the pieces' part of the Zobrist key up to date with
-//! every change, so a move's key costs no extra pass over what it moved.
+//! every change, so a move's key costs no extra pass over what it moved;
+//! beside it the same key split by pawns and each side's other pieces, which
+//! the search's history tables index by.
 
 use shakmaty::{Bitboard, Color, Piece, Role, Square, attacks};
 
@@ -26,6 +28,22 @@ pub struct Board {
     occupied: Bitboard,
     /// XOR of the Zobrist keys of the pieces on their squares.
     key: u64,
+    /// The same over the pawns of both sides ([`PAWNS`]) and over each
+    /// side's other pieces, king included (indexed by `Color as usize`).
+    part_keys: [u64; 3],
+}
+
+/// Where the pawns' key lies in [`Board`]'s part keys.
+const PAWNS: usize = 2;
+
+/// The part key a piece's placement counts in.
+#[inline(always)]
+fn part(piece: Piece) -> usize {
+    if piece.role == Role::Pawn {
+        PAWNS
+    } else {
+        piece.color as usize
+    }
 }
 
 impl Board {
@@ -35,6 +53,7 @@ impl Board {
             by_color: [Bitboard::EMPTY; 2],
             occupied: Bitboard::EMPTY,
             key: 0,
+            part_keys: [0; 3],
         }
     }
 
@@ -79,7 +98,9 @@ impl Board {
         self.by_role[piece.role as usize - 1] ^= both;
         self.by_color[piece.color as usize] ^= both;
         self.occupied ^= both;
-        self.key ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
+        let change = zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
+        self.key ^= change;
+        self.part_keys[part(piece)] ^= change;
     }
 
     #[inline(always)]
@@ -88,13 +109,37 @@ impl Board {
         self.by_role[piece.role as usize - 1] ^= bit;
         self.by_color[piece.color as usize] ^= bit;
         self.occupied ^= bit;
-        self.key ^= zobrist::piece_key(piece, square);
+        let change = zobrist::piece_key(piece, square);
+        self.key ^= change;
+        self.part_keys[part(piece)] ^= change;
     }
 
     /// The pieces' part of the Zobrist key.
     #[inline(always)]
     pub fn key(&self) -> u64 {
         self.key
+    }
+
+    /// The Zobrist key of the pawns of both sides alone.
+    #[inline(always)]
+    pub fn pawn_key(&self) -> u64 {
+        self.part_keys[PAWNS]
+    }
+
+    /// The Zobrist key of `color`'s pieces other than pawns (king included).
+    #[inline(always)]
+    pub fn non_pawn_key(&self, color: Color) -> u64 {
+        self.part_keys[color as usize]
+    }
+
+    /// Whether the part keys are what the pieces on the board make them,
+    /// for debug checks of the incremental updates.
+    pub fn part_keys_are_fresh(&self) -> bool {
+        let mut fresh = [0u64; 3];
+        for (square, piece) in self.iter() {
+            fresh[part(piece)] ^= zobrist::piece_key(piece, square);
+        }
+        fresh == self.part_keys && fresh.iter().fold(0, |a, k| a ^ k) == self.key
     }
 
     #[inline(always)]
@@ -275,6 +320,7 @@ mod tests {
                 }
             }
             assert!(ours.iter().eq(theirs.iter()));
+            assert!(ours.part_keys_are_fresh());
             boards += 1;
         }
         assert!(boards > 500, "{boards}");

@@ -236,6 +236,10 @@ impl Position {
             key_from_scratch(&state.snapshot),
             "incremental Zobrist key differs from a fresh one after {m:?}"
         );
+        debug_assert!(
+            state.snapshot.board().part_keys_are_fresh(),
+            "incremental pawn or piece keys differ from fresh ones after {m:?}"
+        );
 
         let irreversible =
             m.is_zeroing() || state.snapshot.castles().castling_rights() != rights_before;

@@ -11,7 +11,7 @@
 //! gap between the search's result and the already corrected evaluation, so
 //! once a correction is right it stops growing.
 
-use shakmaty::{Bitboard, Color, Role};
+use shakmaty::Color;
 
 use super::params as p;
 use crate::position::Snapshot;
@@ -32,41 +32,17 @@ pub struct CorrectionHistory {
     non_pawn: Box<[[[i16; ENTRIES]; 2]; 2]>,
 }
 
-/// A 64-bit mixer (the finaliser of SplitMix64): enough to spread related
-/// placements over the table; collisions only blur averages.
-fn mix(x: u64) -> u64 {
-    let x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    let x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
+fn index(key: u64) -> usize {
+    (key >> (64 - ENTRIES.trailing_zeros())) as usize
 }
 
-fn index(hash: u64) -> usize {
-    (hash >> (64 - ENTRIES.trailing_zeros())) as usize
-}
-
+/// Zobrist keys are random bits already: their top bits index the tables.
 fn pawn_index(snapshot: &Snapshot) -> usize {
-    let board = snapshot.board();
-    let pawns = board.pawns();
-    let white = (pawns & board.by_color(Color::White)).0;
-    let black = (pawns & board.by_color(Color::Black)).0;
-    index(mix(white ^ mix(black ^ 0x9e37_79b9_7f4a_7c15)))
+    index(snapshot.board().pawn_key())
 }
 
 fn non_pawn_index(snapshot: &Snapshot, color: Color) -> usize {
-    let board = snapshot.board();
-    let side = board.by_color(color);
-    let mut hash = color as u64;
-    for role in [
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-    ] {
-        let placed: Bitboard = board.by_role(role) & side;
-        hash = mix(hash ^ placed.0);
-    }
-    index(hash)
+    index(snapshot.board().non_pawn_key(color))
 }
 
 /// Moves `entry` towards the bound on the side of `bonus` by `bonus`, less
