@@ -85,7 +85,11 @@ fn apply_changes(board: &Board, changes: &PieceChanges) -> Board {
 
 fn check_position(pos: &Position, line: &Line, seen: &mut Seen) {
     assert_eq!(pos.key(), pos.key_from_scratch(), "{}", pos.fen());
-    assert!(pos.snapshot().board().part_keys_are_fresh(), "{}", pos.fen());
+    assert!(
+        pos.snapshot().board().part_keys_are_fresh(),
+        "{}",
+        pos.fen()
+    );
     assert_eq!(Snapshot::of(&pos.to_chess()), *line.history.last().unwrap());
     let earlier = line.earlier_equal();
     assert_eq!(pos.repetitions(), earlier.len(), "{}", pos.fen());
