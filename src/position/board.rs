@@ -11,9 +11,9 @@
 //! move does larger.)
 //!
 //! The board keeps the pieces' part of the Zobrist key up to date with
-//! every change, so a move's key costs no extra pass over what it moved;
-//! beside it the same key split by pawns and each side's other pieces, which
-//! the search's history tables index by.
+//! every change, so a move's key costs no extra pass over what it moved. It
+//! is kept in three parts, the pawns and each side's other pieces, which the
+//! correction history indexes by; the whole key is their XOR.
 
 use shakmaty::{Bitboard, Color, Piece, Role, Square, attacks};
 
@@ -26,10 +26,9 @@ pub struct Board {
     /// Indexed by `Color as usize` (black 0, white 1, as shakmaty numbers them).
     by_color: [Bitboard; 2],
     occupied: Bitboard,
-    /// XOR of the Zobrist keys of the pieces on their squares.
-    key: u64,
-    /// The same over the pawns of both sides ([`PAWNS`]) and over each
-    /// side's other pieces, king included (indexed by `Color as usize`).
+    /// XOR of the Zobrist keys of the pieces on their squares, in three
+    /// parts: each side's pieces other than pawns, king included (indexed
+    /// by `Color as usize`), and the pawns of both sides ([`PAWNS`]).
     part_keys: [u64; 3],
 }
 
@@ -52,7 +51,6 @@ impl Board {
             by_role: [Bitboard::EMPTY; 6],
             by_color: [Bitboard::EMPTY; 2],
             occupied: Bitboard::EMPTY,
-            key: 0,
             part_keys: [0; 3],
         }
     }
@@ -98,9 +96,8 @@ impl Board {
         self.by_role[piece.role as usize - 1] ^= both;
         self.by_color[piece.color as usize] ^= both;
         self.occupied ^= both;
-        let change = zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
-        self.key ^= change;
-        self.part_keys[part(piece)] ^= change;
+        self.part_keys[part(piece)] ^=
+            zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
     }
 
     #[inline(always)]
@@ -109,15 +106,14 @@ impl Board {
         self.by_role[piece.role as usize - 1] ^= bit;
         self.by_color[piece.color as usize] ^= bit;
         self.occupied ^= bit;
-        let change = zobrist::piece_key(piece, square);
-        self.key ^= change;
-        self.part_keys[part(piece)] ^= change;
+        self.part_keys[part(piece)] ^= zobrist::piece_key(piece, square);
     }
 
     /// The pieces' part of the Zobrist key.
     #[inline(always)]
     pub fn key(&self) -> u64 {
-        self.key
+        let [black, white, pawns] = self.part_keys;
+        black ^ white ^ pawns
     }
 
     /// The Zobrist key of the pawns of both sides alone.
@@ -139,7 +135,7 @@ impl Board {
         for (square, piece) in self.iter() {
             fresh[part(piece)] ^= zobrist::piece_key(piece, square);
         }
-        fresh == self.part_keys && fresh.iter().fold(0, |a, k| a ^ k) == self.key
+        fresh == self.part_keys
     }
 
     #[inline(always)]
