@@ -116,14 +116,33 @@ for letter in P N B R Q K; do
     raster "pyc/usr/share/pychess/pieces/kilfiger/b${letter,,}.svg" "$out/kilfiger/${letter,,}.png"
 done
 
-# Tagua "FantasySVG" by Maurizio Monge (GPL-2+).
+# Tagua's "FantasySVG" (trained on) and "SpatialSVG", "SkullsSVG", "PrmiSVG" (measured, docs/scan.md
+# "Not done") by Maurizio Monge (GPL-2+: Debian's copyright file and each SVG's licence tag).
 apt-get download tagua-data >/dev/null 2>&1
 dpkg-deb -x tagua-data_*.deb tg
-mkdir -p "$out/fantasy"
-for letter in P N B R Q K; do
-    raster "tg/usr/share/tagua/themes/pieces/FantasySVG/w${letter,,}.svg" "$out/fantasy/$letter.png"
-    raster "tg/usr/share/tagua/themes/pieces/FantasySVG/b${letter,,}.svg" "$out/fantasy/${letter,,}.png"
+for pair in FantasySVG:fantasy SpatialSVG:spatial SkullsSVG:skulls PrmiSVG:prmi; do
+    theme=${pair%%:*} set=${pair#*:}
+    mkdir -p "$out/$set"
+    for letter in P N B R Q K; do
+        raster "tg/usr/share/tagua/themes/pieces/$theme/w${letter,,}.svg" "$out/$set/$letter.png"
+        raster "tg/usr/share/tagua/themes/pieces/$theme/b${letter,,}.svg" "$out/$set/${letter,,}.png"
+    done
 done
+
+# PyChess (Debian, GPL-3+) "celtic" by Maurizio Monge (lichess ships it under MIT), measured only:
+# one 1200x400 sheet, Black's K Q R B N P in the top row, White's below, each cell cut by a viewBox.
+mkdir -p "$out/celtic"
+python3 - pyc/usr/share/pychess/pieces/celtic/celtic.svg "$out/celtic" <<'PY'
+import sys
+sheet, folder = open(sys.argv[1]).read(), sys.argv[2]
+size = 'width="1200"\n   height="400"'
+assert size in sheet, "celtic.svg: the sheet is not 1200x400 any more"
+for row, black in ((0, True), (1, False)):
+    for col, letter in enumerate("KQRBNP"):
+        cell = sheet.replace(size, f'width="128" height="128" viewBox="{col * 200} {row * 200} 200 200"', 1)
+        open(f"{folder}/{letter.lower() if black else letter}.svg", "w").write(cell)
+PY
+for f in "$out"/celtic/*.svg; do raster "$f" "${f%.svg}.png"; rm "$f"; done
 
 # Chess glyphs drawn as text (white ones are outlines, left unfilled):
 # DejaVu Sans (Bitstream Vera licence, the system font) and Noto Sans Symbols2
@@ -143,6 +162,16 @@ printf '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontco
 mkdir -p "$out/noto"
 for pair in $glyphs; do
     FONTCONFIG_FILE="$work/fonts.conf" glyph "Noto Sans Symbols2" "${pair#*:}" "$out/noto/${pair%%:*}.png"
+done
+# GNU FreeSerif (GPL-3+ with the font exception, fonts-freefont-ttf), measured only.
+apt-get download fonts-freefont-ttf >/dev/null 2>&1
+dpkg-deb -x fonts-freefont-ttf_*.deb freefont
+mkdir -p freefonts && cp freefont/usr/share/fonts/truetype/freefont/FreeSerif.ttf freefonts/
+printf '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><dir>%s</dir><cachedir>%s</cachedir></fontconfig>\n' \
+    "$work/freefonts" "$work/freefc-cache" > freefonts.conf
+mkdir -p "$out/freeserif"
+for pair in $glyphs; do
+    FONTCONFIG_FILE="$work/freefonts.conf" glyph "FreeSerif" "${pair#*:}" "$out/freeserif/${pair%%:*}.png"
 done
 # Board coordinates (a-h, 1-8) in real fonts, black on transparent, for the renderer's labels and
 # the reader's templates (docs/scan.md "Printed coordinates"): DejaVu (Bitstream Vera licence),

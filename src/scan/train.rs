@@ -47,6 +47,11 @@ pub struct TrainArgs {
     /// `eval` does not measure on: every fourth game is kept for that).
     #[arg(long)]
     pub games: Option<PathBuf>,
+    /// Train on these piece sets (comma-separated) instead of the default
+    /// training sets, to measure what another choice of art does; the
+    /// held-out sets are refused.
+    #[arg(long, value_delimiter = ',')]
+    pub sets: Vec<String>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -136,8 +141,24 @@ fn examples(sets: &[PieceSet], fonts: &[LabelFont], games: &[[u8; 64]], seed: u6
     out
 }
 
+/// The sets `--sets` names, or the default training sets; a held-out set
+/// would make the held-out measurement meaningless, so it is refused.
+fn training_set_names(chosen: &[String]) -> Result<Vec<&str>, String> {
+    if chosen.is_empty() {
+        return Ok(TRAINING_SETS.to_vec());
+    }
+    match chosen
+        .iter()
+        .find(|name| HELD_OUT_SETS.contains(&name.as_str()))
+    {
+        Some(name) => Err(format!("--sets {name}: a held-out set is never trained on")),
+        None => Ok(chosen.iter().map(String::as_str).collect()),
+    }
+}
+
 pub fn run_train(args: &TrainArgs) -> Result<(), String> {
-    let sets = render::load_sets(&args.art, &TRAINING_SETS)?;
+    let names = training_set_names(&args.sets)?;
+    let sets = render::load_sets(&args.art, &names)?;
     let fonts = render::load_label_fonts(&args.art, render::label_fonts(Styles::Seen))?;
     let games = load_game_positions(args.games.as_deref(), |i| !measured_game(i))?;
     let mut net = match &args.resume {
@@ -150,7 +171,7 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     let start = Instant::now();
     let rounds = args.boards.div_ceil(ROUND);
     eprintln!(
-        "training on {} boards of sets {TRAINING_SETS:?}, {} threads",
+        "training on {} boards of sets {names:?}, {} threads",
         args.boards,
         rayon::current_num_threads()
     );
@@ -576,4 +597,22 @@ pub fn run_eval(args: &EvalArgs) -> Result<(), String> {
         listed.join(", ")
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn training_sets_default_and_chosen_but_never_held_out() {
+        assert_eq!(training_set_names(&[]).unwrap(), TRAINING_SETS.to_vec());
+        let chosen = vec!["cburnett".to_string(), "spatial".to_string()];
+        assert_eq!(
+            training_set_names(&chosen).unwrap(),
+            ["cburnett", "spatial"]
+        );
+        let sneaky = vec!["merida".to_string(), HELD_OUT_SETS[1].to_string()];
+        let error = training_set_names(&sneaky).unwrap_err();
+        assert!(error.contains(HELD_OUT_SETS[1]), "{error}");
+    }
 }
