@@ -154,25 +154,24 @@ glyph() { # glyph FAMILY CODEPOINT PNG
 glyphs="K:2654 Q:2655 R:2656 B:2657 N:2658 P:2659 k:265A q:265B r:265C b:265D n:265E p:265F"
 mkdir -p "$out/dejavu"
 for pair in $glyphs; do glyph "DejaVu Sans" "${pair#*:}" "$out/dejavu/${pair%%:*}.png"; done
-apt-get download fonts-noto-core >/dev/null 2>&1
-dpkg-deb -x fonts-noto-core_*.deb noto
-mkdir -p fonts && cp noto/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf fonts/
-printf '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><dir>%s</dir><cachedir>%s</cachedir></fontconfig>\n' \
-    "$work/fonts" "$work/fc-cache" > fonts.conf
-mkdir -p "$out/noto"
-for pair in $glyphs; do
-    FONTCONFIG_FILE="$work/fonts.conf" glyph "Noto Sans Symbols2" "${pair#*:}" "$out/noto/${pair%%:*}.png"
-done
+fontconfig_for() { # fontconfig_for DIR CONF: a fontconfig that sees only the font files in DIR
+    printf '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><dir>%s</dir><cachedir>%s</cachedir></fontconfig>\n' \
+        "$work/$1" "$work/$1-cache" > "$2"
+}
+glyph_set() { # glyph_set SET PACKAGE FONT_FILE FAMILY: the twelve glyphs of one font file of a Debian package
+    apt-get download "$2" >/dev/null 2>&1
+    mkdir -p "pkg-$1" "fonts-$1" "$out/$1"
+    dpkg-deb -x "$2"_*.deb "pkg-$1"
+    cp "pkg-$1/$3" "fonts-$1/"
+    fontconfig_for "fonts-$1" "$1.conf"
+    for pair in $glyphs; do
+        FONTCONFIG_FILE="$work/$1.conf" glyph "$4" "${pair#*:}" "$out/$1/${pair%%:*}.png"
+    done
+}
+# Noto Sans Symbols2 (OFL-1.1, fonts-noto-core), trained on.
+glyph_set noto fonts-noto-core usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf "Noto Sans Symbols2"
 # GNU FreeSerif (GPL-3+ with the font exception, fonts-freefont-ttf), measured only.
-apt-get download fonts-freefont-ttf >/dev/null 2>&1
-dpkg-deb -x fonts-freefont-ttf_*.deb freefont
-mkdir -p freefonts && cp freefont/usr/share/fonts/truetype/freefont/FreeSerif.ttf freefonts/
-printf '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><dir>%s</dir><cachedir>%s</cachedir></fontconfig>\n' \
-    "$work/freefonts" "$work/freefc-cache" > freefonts.conf
-mkdir -p "$out/freeserif"
-for pair in $glyphs; do
-    FONTCONFIG_FILE="$work/freefonts.conf" glyph "FreeSerif" "${pair#*:}" "$out/freeserif/${pair%%:*}.png"
-done
+glyph_set freeserif fonts-freefont-ttf usr/share/fonts/truetype/freefont/FreeSerif.ttf FreeSerif
 # Board coordinates (a-h, 1-8) in real fonts, black on transparent, for the renderer's labels and
 # the reader's templates (docs/scan.md "Printed coordinates"): DejaVu (Bitstream Vera licence),
 # Liberation (OFL-1.1), Latin Modern (GUST Font License), via a fontconfig that sees only these files.
@@ -182,8 +181,7 @@ for package in fonts-dejavu-core fonts-liberation fonts-lmodern; do
 done
 mkdir -p lfonts
 find labelfonts \( -name 'DejaVu*.ttf' -o -name 'Liberation*.ttf' -o -name 'lmroman10-regular.otf' \) -exec cp {} lfonts/ \;
-printf '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><dir>%s</dir><cachedir>%s</cachedir></fontconfig>\n' \
-    "$work/lfonts" "$work/lfc-cache" > lfonts.conf
+fontconfig_for lfonts lfonts.conf
 label_glyph() { # label_glyph FAMILY WEIGHT CHAR PNG
     printf '<svg xmlns="http://www.w3.org/2000/svg" width="128" height="128"><text x="64" y="104" font-family="%s" font-weight="%s" font-size="112" text-anchor="middle">%s</text></svg>' "$1" "$2" "$3" > l.svg
     FONTCONFIG_FILE="$work/lfonts.conf" rsvg-convert -w 128 -h 128 -o "$4" l.svg
