@@ -20,7 +20,7 @@ use super::render::{self, Styles};
 use super::sense::{Bottom, Reading, Side, square_name};
 use super::train::{EvalArgs, TrainArgs, run_eval, run_train};
 use super::{
-    CLASSES, MIN_CONFIDENCE, class_of, doubtful_squares, doubts, read_grid, read_plane,
+    CLASSES, MIN_CONFIDENCE, class_of, doubtful_squares, doubts, read_grid, read_image,
     scan_picture,
 };
 use crate::explain::json::Json;
@@ -190,12 +190,8 @@ fn scan(args: &ScanArgs) -> Result<ExitCode, String> {
             let reading = read_grid(&net, &plane, &grid, args.bottom, args.to_move);
             (plane, grid, reading)
         }
-        None => {
-            let plane = Plane::from_rgb(&image);
-            let (grid, reading) = read_plane(&net, &plane, args.bottom, args.to_move)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-            (plane, grid, reading)
-        }
+        None => read_image(&net, &image, args.bottom, args.to_move)
+            .map_err(|e| format!("{}: {e}", path.display()))?,
     };
     let doubtful = doubtful_squares(&reading, args.min_confidence);
     match args.format {
@@ -668,8 +664,7 @@ fn run_bench(args: &BenchArgs) -> Result<(), String> {
         let start = Instant::now();
         let image = picture::decode(&bytes).map_err(|e| e.to_string())?;
         let net = Net::load(None)?;
-        let plane = Plane::from_rgb(&image);
-        read_plane(&net, &plane, Bottom::Auto, None).map_err(|e| e.to_string())?;
+        read_image(&net, &image, Bottom::Auto, None).map_err(|e| e.to_string())?;
         total += start.elapsed().as_secs_f64();
     }
     let per = 1000.0 * total / args.repeat.max(1) as f64;

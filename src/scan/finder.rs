@@ -39,6 +39,23 @@ pub struct Grid {
 }
 
 impl Grid {
+    /// Whether every edge of `other` lies within `fraction` of a square of
+    /// this grid's (skews alike).
+    pub fn near(&self, other: &Grid, fraction: f32) -> bool {
+        let edges = |g: &Grid| {
+            [
+                g.left,
+                g.top,
+                g.left + 8.0 * g.square,
+                g.top + 8.0 * g.square,
+            ]
+        };
+        edges(self)
+            .into_iter()
+            .zip(edges(other))
+            .all(|(a, b)| (a - b).abs() <= fraction * self.square)
+    }
+
     /// The top-left corner of displayed square `i` (row `i / 8` from the
     /// top, column `i % 8` from the left).
     pub fn corner(&self, i: usize) -> (f32, f32) {
@@ -50,7 +67,7 @@ impl Grid {
     }
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum FindError {
     NoGrid,
     NoCheckerboard,
@@ -77,6 +94,12 @@ impl std::error::Error for FindError {}
 const MIN_SQUARE: f32 = 10.0;
 
 pub fn find(plane: &Plane) -> Result<Grid, FindError> {
+    find_scored(plane).map(|(_, grid)| grid)
+}
+
+/// [`find`], with how many of the grid's 64 squares alternate as a
+/// checkerboard's do (at least 52).
+pub fn find_scored(plane: &Plane) -> Result<(usize, Grid), FindError> {
     let (w, h) = (plane.width, plane.height);
     let max_square = (w.min(h) as f32 - 1.0) / 8.0;
     if max_square < MIN_SQUARE {
@@ -106,7 +129,7 @@ pub fn find(plane: &Plane) -> Result<Grid, FindError> {
         }
     }
     match best {
-        Some((agreeing, grid)) if agreeing >= 52 => Ok(grid),
+        Some((agreeing, grid)) if agreeing >= 52 => Ok((agreeing, grid)),
         _ => Err(FindError::NoCheckerboard),
     }
 }

@@ -66,6 +66,18 @@ impl Plane {
         }
     }
 
+    /// One colour channel (0 red, 1 green, 2 blue) as a grey picture: where
+    /// a board's two square colours are equally light, one channel still
+    /// tells them apart.
+    pub fn from_channel(image: &image::RgbImage, channel: usize) -> Plane {
+        debug_assert!(channel < 3);
+        Plane {
+            width: image.width() as usize,
+            height: image.height() as usize,
+            pixels: image.pixels().map(|p| p[channel] as f32 / 255.0).collect(),
+        }
+    }
+
     #[inline]
     pub fn at(&self, x: usize, y: usize) -> f32 {
         debug_assert!(x < self.width && y < self.height);

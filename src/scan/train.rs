@@ -15,7 +15,7 @@ use super::net::{Net, PARAMS, SIDE};
 use super::picture::Plane;
 use super::render::{self, HELD_OUT_SETS, LabelFont, PieceSet, Styles, TRAINING_SETS};
 use super::sense::{self, Bottom};
-use super::{EMPTY, call_squares, read_plane};
+use super::{EMPTY, call_squares, read_image};
 use crate::rng::SplitMix64;
 use crate::train::optim::{BETA1, BETA2, Moments, adam};
 
@@ -70,8 +70,9 @@ pub struct EvalArgs {
     /// Weights to measure instead of the embedded ones.
     #[arg(long)]
     pub net: Option<PathBuf>,
-    /// Write every board the reader got wrong here (PNG, truth in the name), and every
-    /// board whose grid was found more than 3 % of a square off (`grid_…`, both grids named).
+    /// Write every board the reader got wrong here (PNG, truth in the name), every
+    /// board whose grid was found more than 3 % of a square off (`grid_…`, both grids
+    /// named), and every board not found at all (`notfound_…`, the true grid named).
     #[arg(long)]
     pub failures: Option<PathBuf>,
     /// Measure on these piece sets (comma-separated) instead of the
@@ -364,8 +365,14 @@ fn measure_one(
     }
     tally.true_grid_exact = usize::from(true_reading.board == board);
     tally.skewed_boards = usize::from(sample.skew != 0.0);
-    let Ok((grid, reading)) = read_plane(net, &plane, Bottom::Auto, None) else {
+    let Ok((_, grid, reading)) = read_image(net, &sample.image, Bottom::Auto, None) else {
         tally.not_found = 1;
+        if let Some(dir) = failures {
+            let _ = sample.image.save(dir.join(format!(
+                "notfound_{seed}_true_{:.1},{:.1},{:.2},{:.2}.png",
+                sample.left, sample.top, sample.square, sample.skew
+            )));
+        }
         return tally;
     };
     tally.skew_found = tally.skewed_boards * usize::from((grid.skew - sample.skew).abs() < 0.25);

@@ -666,3 +666,43 @@ fn a_crooked_board_in_a_shadow_is_read() {
         );
     }
 }
+
+/// Squares of two colours equally light (lilac and brown) leave the grey
+/// plane without a checkerboard; one colour channel still shows it.
+#[test]
+fn a_board_whose_square_colours_are_equally_light_is_found_by_colour() {
+    use std::collections::HashMap;
+    use tarpon::scan::{finder, picture::Plane};
+    let source = image::open(fixture("cburnett-white-bottom.png"))
+        .expect("the fixture")
+        .to_rgb8();
+    // The two commonest colours are the two square colours.
+    let mut counts: HashMap<[u8; 3], usize> = HashMap::new();
+    for p in source.pixels() {
+        *counts.entry(p.0).or_default() += 1;
+    }
+    let mut by_count: Vec<_> = counts.into_iter().collect();
+    by_count.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+    let (first, second) = (by_count[0].0, by_count[1].0);
+    // Grey 132 and 131 (0.299 R + 0.587 G + 0.114 B).
+    let (lilac, brown) = ([150, 110, 200], [188, 118, 80]);
+    let near = |a: [u8; 3], b: [u8; 3]| a.iter().zip(b).all(|(&x, y)| x.abs_diff(y) <= 24);
+    let picture = image::RgbImage::from_fn(source.width(), source.height(), |x, y| {
+        let p = source.get_pixel(x, y).0;
+        image::Rgb(if near(p, first) {
+            lilac
+        } else if near(p, second) {
+            brown
+        } else {
+            p
+        })
+    });
+    assert!(
+        finder::find(&Plane::from_rgb(&picture)).is_err(),
+        "the grey plane alone should show no board here, or this test shows nothing"
+    );
+    let path = temp_dir("scan-equally-light").join("lilac-brown.png");
+    picture.save(&path).expect("write");
+    let o = tarpon(&["scan", path.to_str().expect("UTF-8")]);
+    assert_eq!(first_line(&o), CBURNETT_FEN, "stderr: {}", stderr(&o));
+}
