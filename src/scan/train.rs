@@ -145,15 +145,21 @@ fn examples(sets: &[PieceSet], fonts: &[LabelFont], games: &[[u8; 64]], seed: u6
 /// The sets `--sets` names, or the default training sets; a held-out set
 /// would make the held-out measurement meaningless, so it is refused.
 fn training_set_names(chosen: &[String]) -> Result<Vec<&str>, String> {
-    if chosen.is_empty() {
-        return Ok(TRAINING_SETS.to_vec());
-    }
     match chosen
         .iter()
         .find(|name| HELD_OUT_SETS.contains(&name.as_str()))
     {
         Some(name) => Err(format!("--sets {name}: a held-out set is never trained on")),
-        None => Ok(chosen.iter().map(String::as_str).collect()),
+        None => Ok(chosen_or(chosen, &TRAINING_SETS)),
+    }
+}
+
+/// The sets named by `--sets`, or `default` when none are.
+fn chosen_or<'a>(chosen: &'a [String], default: &[&'a str]) -> Vec<&'a str> {
+    if chosen.is_empty() {
+        default.to_vec()
+    } else {
+        chosen.iter().map(String::as_str).collect()
     }
 }
 
@@ -461,13 +467,7 @@ pub fn run_eval(args: &EvalArgs) -> Result<(), String> {
         "seen" => (&TRAINING_SETS, Styles::Seen),
         other => return Err(format!("--styles {other}: expected held-out or seen")),
     };
-    let chosen: Vec<&str> = args.sets.iter().map(String::as_str).collect();
-    let names = if chosen.is_empty() {
-        names
-    } else {
-        &chosen[..]
-    };
-    let sets = render::load_sets(&args.art, names)?;
+    let sets = render::load_sets(&args.art, &chosen_or(&args.sets, names))?;
     let fonts = render::load_label_fonts(&args.art, render::label_fonts(styles))?;
     let net = Net::load(args.net.as_deref())?;
     let games = load_game_positions(args.games.as_deref(), measured_game)?;
