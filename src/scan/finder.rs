@@ -67,7 +67,7 @@ impl Grid {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub enum FindError {
     NoGrid,
     NoCheckerboard,

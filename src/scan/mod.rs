@@ -166,8 +166,8 @@ const SURE_AGREEMENT: usize = 58;
 /// grey plane shows no board, or one on which too few squares alternate, as
 /// when the two square colours are about equally light (purple and brown,
 /// teal and lilac, orange and grey hatching), each colour channel alone is
-/// searched too, and the grid on which most squares alternate is kept (the
-/// grey plane's on a tie).
+/// searched too, and a channel's grid on which more squares alternate is
+/// kept, unless it lies within half a square of the grey plane's.
 pub fn read_image(
     net: &net::Net,
     image: &image::RgbImage,
@@ -181,8 +181,8 @@ pub fn read_image(
         finder::find_scored(&plane.upright(skew))
             .map(|(agreeing, found)| (agreeing, finder::Grid { skew, ..found }))
     };
-    let grey = find_upright(&plane);
-    let mut best = grey.clone();
+    let mut best = find_upright(&plane);
+    let grey_grid = best.as_ref().ok().map(|&(_, grid)| grid);
     for channel in 0..3 {
         if matches!(best, Ok((agreeing, _)) if agreeing >= SURE_AGREEMENT) {
             break;
@@ -194,7 +194,7 @@ pub fn read_image(
             // (on one test set 3 grids in 500 moved 5-12 % of a square
             // off), so a grid near the grey plane's does not replace it.
             (Ok((agreeing, grid)), Ok((before, _))) => {
-                agreeing > before && grey.as_ref().ok().is_none_or(|(_, g)| !grid.near(g, 0.5))
+                agreeing > before && grey_grid.is_none_or(|g| !grid.near(&g, 0.5))
             }
             (Ok(_), Err(_)) => true,
             (Err(_), _) => false,

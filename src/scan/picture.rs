@@ -55,15 +55,7 @@ pub struct Plane {
 
 impl Plane {
     pub fn from_rgb(image: &image::RgbImage) -> Plane {
-        let pixels = image
-            .pixels()
-            .map(|p| (0.299 * p[0] as f32 + 0.587 * p[1] as f32 + 0.114 * p[2] as f32) / 255.0)
-            .collect();
-        Plane {
-            width: image.width() as usize,
-            height: image.height() as usize,
-            pixels,
-        }
+        Plane::weighted(image, [0.299, 0.587, 0.114])
     }
 
     /// One colour channel (0 red, 1 green, 2 blue) as a grey picture: where
@@ -71,10 +63,21 @@ impl Plane {
     /// tells them apart.
     pub fn from_channel(image: &image::RgbImage, channel: usize) -> Plane {
         debug_assert!(channel < 3);
+        let mut weights = [0.0; 3];
+        weights[channel] = 1.0;
+        Plane::weighted(image, weights)
+    }
+
+    /// The picture's channels weighed and summed, in 0..=1.
+    fn weighted(image: &image::RgbImage, [r, g, b]: [f32; 3]) -> Plane {
+        let pixels = image
+            .pixels()
+            .map(|p| (r * p[0] as f32 + g * p[1] as f32 + b * p[2] as f32) / 255.0)
+            .collect();
         Plane {
             width: image.width() as usize,
             height: image.height() as usize,
-            pixels: image.pixels().map(|p| p[channel] as f32 / 255.0).collect(),
+            pixels,
         }
     }
 
