@@ -11,7 +11,9 @@
 //! - [`photo`]: photos of physical boards: occupancy and piece colour per
 //!   square, calibrated from a photo of the starting position;
 //! - [`net`]: the small convolutional net that calls each square (13 classes),
-//!   its weight file and the embedded default weights;
+//!   its weight file, the embedded default weights, and the trainer's pass;
+//! - [`classifier`]: the same net's forward pass laid out for reading
+//!   pictures quickly;
 //! - [`colour`]: whose piece each piece is, judged across the whole board
 //!   (lighter and darker pieces of one kind on squares of one tone);
 //! - [`labels`]: the board coordinates printed on or around the board, read
@@ -23,6 +25,7 @@
 //! - [`train`]: the trainer and the held-out measurement;
 //! - [`cli`]: `tarpon scan IMAGE …`, `tarpon scan train`, `tarpon scan eval`.
 
+pub mod classifier;
 pub mod cli;
 pub mod colour;
 pub mod finder;
@@ -64,6 +67,7 @@ pub fn classify_squares(
     plane: &picture::Plane,
     grid: &finder::Grid,
 ) -> Displayed<[f32; 13]> {
+    let classifier = classifier::Classifier::new(net);
     let d = SHIFTED_READING * grid.square;
     let windows = [(0.0, 0.0), (-d, 0.0), (d, 0.0), (0.0, -d), (0.0, d)];
     std::array::from_fn(|i| {
@@ -71,7 +75,7 @@ pub fn classify_squares(
         let mut mean = [0.0f32; 13];
         for (dx, dy) in windows {
             let input = plane.square_input::<{ net::SIDE }>(left + dx, top + dy, grid.square);
-            for (m, p) in mean.iter_mut().zip(net.classify(&input)) {
+            for (m, p) in mean.iter_mut().zip(classifier.classify(&input)) {
                 *m += p / windows.len() as f32;
             }
         }

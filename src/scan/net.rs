@@ -11,24 +11,24 @@ use std::fmt;
 use super::CLASSES;
 
 pub const SIDE: usize = 32;
-const C1: usize = 8;
-const C2: usize = 16;
-const C3: usize = 32;
-const HIDDEN: usize = 64;
-const OUT: usize = CLASSES.len();
-const FLAT: usize = C3 * (SIDE / 8) * (SIDE / 8);
+pub(super) const C1: usize = 8;
+pub(super) const C2: usize = 16;
+pub(super) const C3: usize = 32;
+pub(super) const HIDDEN: usize = 64;
+pub(super) const OUT: usize = CLASSES.len();
+pub(super) const FLAT: usize = C3 * (SIDE / 8) * (SIDE / 8);
 
 /// Offsets of each block in the flat parameter vector.
-const W1: usize = 0;
-const B1: usize = W1 + C1 * 9;
-const W2: usize = B1 + C1;
-const B2: usize = W2 + C2 * C1 * 9;
-const W3: usize = B2 + C2;
-const B3: usize = W3 + C3 * C2 * 9;
-const W4: usize = B3 + C3;
-const B4: usize = W4 + HIDDEN * FLAT;
-const W5: usize = B4 + HIDDEN;
-const B5: usize = W5 + OUT * HIDDEN;
+pub(super) const W1: usize = 0;
+pub(super) const B1: usize = W1 + C1 * 9;
+pub(super) const W2: usize = B1 + C1;
+pub(super) const B2: usize = W2 + C2 * C1 * 9;
+pub(super) const W3: usize = B2 + C2;
+pub(super) const B3: usize = W3 + C3 * C2 * 9;
+pub(super) const W4: usize = B3 + C3;
+pub(super) const B4: usize = W4 + HIDDEN * FLAT;
+pub(super) const W5: usize = B4 + HIDDEN;
+pub(super) const B5: usize = W5 + OUT * HIDDEN;
 pub const PARAMS: usize = B5 + OUT;
 
 const MAGIC: &[u8; 8] = b"TSCANNET";
@@ -174,14 +174,6 @@ impl Net {
             bytes.extend_from_slice(&p.to_le_bytes());
         }
         bytes
-    }
-
-    /// Class probabilities of one standardised `SIDE`×`SIDE` square.
-    pub fn classify(&self, input: &[f32]) -> [f32; OUT] {
-        let trace = self.forward(input);
-        let mut out = [0.0; OUT];
-        out.copy_from_slice(&trace.probs);
-        out
     }
 
     pub fn forward(&self, input: &[f32]) -> Trace {
@@ -463,7 +455,7 @@ fn dense_backward(
     d_input
 }
 
-fn softmax(logits: &[f32]) -> Vec<f32> {
+pub(super) fn softmax(logits: &[f32]) -> Vec<f32> {
     let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let exps: Vec<f32> = logits.iter().map(|l| (l - max).exp()).collect();
     let sum: f32 = exps.iter().sum();

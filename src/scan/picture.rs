@@ -154,24 +154,58 @@ impl Plane {
 
     /// The square resampled to `N`×`N` as in [`Plane::square_input`], with
     /// its tones left as the picture has them (0 black, 1 white).
+    ///
+    /// Each output pixel is the mean of `taps`×`taps` bilinear samples. A
+    /// bilinear sample weighs columns and rows separately, so the square is
+    /// resampled along its rows first, then down its columns: about a tenth
+    /// of the work of sampling every tap (a 120-pixel square needs 16
+    /// taps a pixel).
     pub fn square_tones<const N: usize>(&self, left: f32, top: f32, side: f32) -> Vec<f32> {
         let cell = side / N as f32;
         let taps = (cell.ceil() as usize).clamp(1, 6);
+        let columns = axis_weights(left, cell, taps, N, self.width);
+        let rows = axis_weights(top, cell, taps, N, self.height);
+        let per = 2 * taps;
+        let first = rows.iter().map(|&(y, _)| y).min().unwrap_or(0);
+        let last = rows.iter().map(|&(y, _)| y).max().unwrap_or(0);
+        // Every source row the square touches, resampled to N columns.
+        let mut across = vec![0.0f32; (last - first + 1) * N];
+        for (y, resampled) in (first..=last).zip(across.chunks_exact_mut(N)) {
+            let source = &self.pixels[y * self.width..][..self.width];
+            for (value, weights) in resampled.iter_mut().zip(columns.chunks_exact(per)) {
+                *value = weights.iter().map(|&(x, w)| w * source[x]).sum();
+            }
+        }
         let mut out = vec![0.0f32; N * N];
-        for (i, value) in out.iter_mut().enumerate() {
-            let (row, col) = (i / N, i % N);
-            let mut sum = 0.0;
-            for ty in 0..taps {
-                for tx in 0..taps {
-                    let x = left + (col as f32 + (tx as f32 + 0.5) / taps as f32) * cell - 0.5;
-                    let y = top + (row as f32 + (ty as f32 + 0.5) / taps as f32) * cell - 0.5;
-                    sum += self.bilinear(x, y);
+        for (row, weights) in out.chunks_exact_mut(N).zip(rows.chunks_exact(per)) {
+            for &(y, w) in weights {
+                for (value, v) in row.iter_mut().zip(&across[(y - first) * N..][..N]) {
+                    *value += w * v;
                 }
             }
-            *value = sum / (taps * taps) as f32;
         }
         out
     }
+}
+
+/// One axis of [`Plane::square_tones`]: for each of `n` output pixels
+/// from `start`, `2 * taps` (source pixel, weight) pairs, the two neighbours
+/// of each of its `taps` samples weighed bilinearly (clamped to the
+/// picture's `len` pixels) and divided by `taps`.
+fn axis_weights(start: f32, cell: f32, taps: usize, n: usize, len: usize) -> Vec<(usize, f32)> {
+    let mut weights = Vec::with_capacity(n * 2 * taps);
+    for i in 0..n {
+        for t in 0..taps {
+            let at = start + (i as f32 + (t as f32 + 0.5) / taps as f32) * cell - 0.5;
+            let at = at.clamp(0.0, (len - 1) as f32);
+            let low = at.floor() as usize;
+            let high = (low + 1).min(len - 1);
+            let fraction = at - low as f32;
+            weights.push((low, (1.0 - fraction) / taps as f32));
+            weights.push((high, fraction / taps as f32));
+        }
+    }
+    weights
 }
 
 /// A colour picture sampled bilinearly at a real position (pixel `x` spans
@@ -246,4 +280,59 @@ pub fn decode(bytes: &[u8]) -> Result<image::RgbImage, PictureError> {
 pub fn load(path: &Path) -> Result<image::RgbImage, PictureError> {
     let bytes = std::fs::read(path).map_err(|e| PictureError::Unreadable(e.to_string()))?;
     decode(&bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every output pixel the mean of its taps, each tap sampled on its own.
+    fn tap_by_tap<const N: usize>(plane: &Plane, left: f32, top: f32, side: f32) -> Vec<f32> {
+        let cell = side / N as f32;
+        let taps = (cell.ceil() as usize).clamp(1, 6);
+        (0..N * N)
+            .map(|i| {
+                let (row, col) = (i / N, i % N);
+                let mut sum = 0.0;
+                for ty in 0..taps {
+                    for tx in 0..taps {
+                        let x = left + (col as f32 + (tx as f32 + 0.5) / taps as f32) * cell;
+                        let y = top + (row as f32 + (ty as f32 + 0.5) / taps as f32) * cell;
+                        sum += plane.bilinear(x - 0.5, y - 0.5);
+                    }
+                }
+                sum / (taps * taps) as f32
+            })
+            .collect()
+    }
+
+    #[test]
+    fn resampling_rows_then_columns_equals_sampling_every_tap() {
+        let mut rng = crate::rng::SplitMix64::new(5);
+        let (width, height) = (300, 200);
+        let plane = Plane {
+            width,
+            height,
+            pixels: (0..width * height)
+                .map(|_| 0.5 + rng.symmetric_f32(0.5))
+                .collect(),
+        };
+        // Large and small squares, between pixels, and over the edges.
+        for (left, top, side) in [
+            (10.0, 20.0, 120.0),
+            (33.3, 7.7, 61.5),
+            (100.25, 50.5, 19.0),
+            (-5.0, -3.5, 40.0),
+            (260.0, 170.0, 55.0),
+        ] {
+            let fast = plane.square_tones::<32>(left, top, side);
+            let reference = tap_by_tap::<32>(&plane, left, top, side);
+            for (i, (a, b)) in fast.iter().zip(&reference).enumerate() {
+                assert!(
+                    (a - b).abs() < 1e-4,
+                    "square ({left}, {top}, {side}) pixel {i}: {a} against {b}"
+                );
+            }
+        }
+    }
 }
