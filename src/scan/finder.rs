@@ -402,11 +402,24 @@ fn box_mean(plane: &Plane, reach: usize) -> Plane {
 /// it in its row.
 fn row_means(values: &[f32], w: usize, reach: usize) -> Vec<f32> {
     let mut out = vec![0.0f32; values.len()];
-    for (row, out) in values.chunks_exact(w).zip(out.chunks_exact_mut(w)) {
-        running_mean(row, reach, out);
+    // A running sum is one long chain of additions; eight rows side by side
+    // are eight independent chains, which the processor overlaps.
+    let mut rows = values.chunks_exact(w * ROWS_AT_ONCE);
+    let mut outs = out.chunks_exact_mut(w * ROWS_AT_ONCE);
+    for (rows, out) in (&mut rows).zip(&mut outs) {
+        running_means::<ROWS_AT_ONCE>(rows, w, reach, out);
+    }
+    for (row, out) in rows
+        .remainder()
+        .chunks_exact(w)
+        .zip(outs.into_remainder().chunks_exact_mut(w))
+    {
+        running_means::<1>(row, w, reach, out);
     }
     out
 }
+
+const ROWS_AT_ONCE: usize = 8;
 
 /// Rows of `w` values, each value the mean of those `reach` rows above and
 /// below it in its column: a running sum of whole rows down the picture.
@@ -419,39 +432,49 @@ fn column_means(values: &[f32], w: usize, reach: usize) -> Vec<f32> {
     for y in 0..h {
         let (want_lo, want_hi) = (y.saturating_sub(reach), (y + reach + 1).min(h));
         while hi < want_hi {
-            sum.iter_mut().zip(row(hi)).for_each(|(s, v)| *s += v);
+            for (s, v) in sum.iter_mut().zip(row(hi)) {
+                *s += v;
+            }
             hi += 1;
         }
         while lo < want_lo {
-            sum.iter_mut().zip(row(lo)).for_each(|(s, v)| *s -= v);
+            for (s, v) in sum.iter_mut().zip(row(lo)) {
+                *s -= v;
+            }
             lo += 1;
         }
         let count = (hi - lo) as f32;
-        out[y * w..(y + 1) * w]
-            .iter_mut()
-            .zip(&sum)
-            .for_each(|(o, s)| *o = s / count);
+        for (o, s) in out[y * w..(y + 1) * w].iter_mut().zip(&sum) {
+            *o = s / count;
+        }
     }
     out
 }
 
-/// `out[i]` = the mean of `values[i − reach ..= i + reach]` (clipped to the
-/// slice); `out` has at least `values.len()` places.
-fn running_mean(values: &[f32], reach: usize, out: &mut [f32]) {
-    let n = values.len();
-    let mut sum = 0.0f32;
+/// For each of `R` rows of `w` values: `out[i]` = the mean of
+/// `row[i − reach ..= i + reach]` (clipped to the row).
+fn running_means<const R: usize>(rows: &[f32], w: usize, reach: usize, out: &mut [f32]) {
+    debug_assert_eq!(rows.len(), R * w);
+    let mut sum = [0.0f32; R];
     let (mut lo, mut hi) = (0usize, 0usize);
-    for (i, o) in out.iter_mut().take(n).enumerate() {
-        let (want_lo, want_hi) = (i.saturating_sub(reach), (i + reach + 1).min(n));
+    for i in 0..w {
+        let (want_lo, want_hi) = (i.saturating_sub(reach), (i + reach + 1).min(w));
         while hi < want_hi {
-            sum += values[hi];
+            for (r, s) in sum.iter_mut().enumerate() {
+                *s += rows[r * w + hi];
+            }
             hi += 1;
         }
         while lo < want_lo {
-            sum -= values[lo];
+            for (r, s) in sum.iter_mut().enumerate() {
+                *s -= rows[r * w + lo];
+            }
             lo += 1;
         }
-        *o = sum / (hi - lo) as f32;
+        let count = (hi - lo) as f32;
+        for (r, s) in sum.iter().enumerate() {
+            out[r * w + i] = s / count;
+        }
     }
 }
 
@@ -592,6 +615,28 @@ struct LineStrength {
     log: Vec<f32>,
 }
 
+/// Where a comb of one step puts its nine lines and the eight midpoints
+/// between them, in whole pixels from its first line: the same for every
+/// offset, so worked out once a step.
+struct CombOffsets {
+    lines: [usize; 9],
+    midpoints: [usize; 8],
+    /// The comb's length, plus the half pixel rounding may add.
+    span: f32,
+}
+
+impl CombOffsets {
+    fn new(step: f32) -> CombOffsets {
+        // Truncation after +0.5 rounds: positions are never negative.
+        let at = |k: f32| (k * step + 0.5) as usize;
+        CombOffsets {
+            lines: std::array::from_fn(|k| at(k as f32)),
+            midpoints: std::array::from_fn(|k| at(k as f32 + 0.5)),
+            span: 8.0 * step + 0.5,
+        }
+    }
+}
+
 impl LineStrength {
     fn new(profile: &[f32], tolerance: usize) -> LineStrength {
         let n = profile.len();
@@ -611,25 +656,25 @@ impl LineStrength {
     /// Nine lines strong against the eight midpoints between them; the first
     /// and last count half (frames and coordinates crowd them). Whole-pixel
     /// offsets; `None` past the end.
-    fn score(&self, offset: usize, step: f32) -> Option<f32> {
-        if offset as f32 + 8.0 * step + 0.5 >= self.log.len() as f32 {
+    fn score(&self, offset: usize, comb: &CombOffsets) -> Option<f32> {
+        if offset as f32 + comb.span >= self.log.len() as f32 {
             return None;
         }
-        // Truncation after +0.5 rounds: positions are never negative.
-        let at = |k: f32| self.log[offset + (k * step + 0.5) as usize];
-        let mut score = 0.5 * (at(0.0) + at(8.0));
+        let log = &self.log[offset..];
+        let mut score = 0.5 * (log[comb.lines[0]] + log[comb.lines[8]]);
         for k in 1..8 {
-            score += at(k as f32) - at(k as f32 - 0.5);
+            score += log[comb.lines[k]] - log[comb.midpoints[k - 1]];
         }
-        Some(score - at(7.5))
+        Some(score - log[comb.midpoints[7]])
     }
 
     /// The three best-scoring combs at one step, no two within a quarter
     /// square of each other, with positive scores only.
     fn best_offsets(&self, step: f32) -> Vec<Comb> {
         let mut best: Vec<(f32, usize)> = Vec::with_capacity(4);
+        let comb = CombOffsets::new(step);
         for offset in 0.. {
-            let Some(score) = self.score(offset, step) else {
+            let Some(score) = self.score(offset, &comb) else {
                 break;
             };
             if score <= 0.0 || (best.len() == 3 && score <= best[2].0) {
@@ -657,8 +702,9 @@ impl LineStrength {
         let mut best: Option<(f32, Comb)> = None;
         let mut step = lo;
         while step <= hi {
+            let comb = CombOffsets::new(step);
             for offset in 0.. {
-                let Some(score) = self.score(offset, step) else {
+                let Some(score) = self.score(offset, &comb) else {
                     break;
                 };
                 if best.is_none_or(|b| score > b.0) {
