@@ -117,7 +117,7 @@ impl Classifier {
 
     #[inline(always)]
     fn forward(&self, input: &[f32]) -> [f32; OUT] {
-        assert_eq!(input.len(), S1 * S1, "a square is {SIDE}×{SIDE}");
+        debug_assert_eq!(input.len(), S1 * S1, "a square is {SIDE}×{SIDE}");
         // Each plane carries a one-pixel border of zeros: the padding.
         let mut padded1 = [0.0f32; (S1 + 2) * (S1 + 2)];
         for (y, row) in input.chunks_exact(S1).enumerate() {
