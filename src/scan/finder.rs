@@ -1207,6 +1207,28 @@ mod tests {
         assert_turns_measured(&upright, truth, &[-2.7, -1.1, 1.3, 2.2]);
     }
 
+    /// Eight rows at a time and the rows left over give each row's plain
+    /// running mean.
+    #[test]
+    fn row_means_are_each_rows_mean_of_its_neighbours() {
+        let (w, h, reach) = (23, 13, 2);
+        let mut rng = crate::rng::SplitMix64::new(11);
+        let values: Vec<f32> = (0..w * h).map(|_| rng.symmetric_f32(1.0)).collect();
+        let means = row_means(&values, w, reach);
+        for y in 0..h {
+            for x in 0..w {
+                let (lo, hi) = (x.saturating_sub(reach), (x + reach + 1).min(w));
+                let row = &values[y * w..(y + 1) * w];
+                let expected = row[lo..hi].iter().sum::<f32>() / (hi - lo) as f32;
+                let got = means[y * w + x];
+                assert!(
+                    (got - expected).abs() < 1e-5,
+                    "({x}, {y}): {got} against {expected}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn a_page_without_a_board_is_refused() {
         // Rows of word-like blocks: lines at their own spacing, no squares.
