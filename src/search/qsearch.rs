@@ -99,6 +99,13 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                 if m.promotion().is_none() && node_eval.corrected + gain + delta_margin() <= alpha {
                     continue;
                 }
+                // Far below alpha, only a capture that wins material can help.
+                if m.promotion().is_none()
+                    && node_eval.corrected + delta_margin() <= alpha
+                    && !see_at_least(self.pos.snapshot(), m, 1)
+                {
+                    continue;
+                }
                 // The picker filters losing captures; the table move comes unfiltered.
                 if Some(m) == tt_move && !see_at_least(self.pos.snapshot(), m, 0) {
                     continue;
