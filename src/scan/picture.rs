@@ -89,11 +89,8 @@ impl Plane {
 
     /// Bilinear sample at a real position, clamped to the picture.
     fn bilinear(&self, x: f32, y: f32) -> f32 {
-        let x = x.clamp(0.0, (self.width - 1) as f32);
-        let y = y.clamp(0.0, (self.height - 1) as f32);
-        let (x0, y0) = (x.floor() as usize, y.floor() as usize);
-        let (x1, y1) = ((x0 + 1).min(self.width - 1), (y0 + 1).min(self.height - 1));
-        let (fx, fy) = (x - x0 as f32, y - y0 as f32);
+        let (x0, x1, fx) = neighbours(x, self.width);
+        let (y0, y1, fy) = neighbours(y, self.height);
         let top = self.at(x0, y0) * (1.0 - fx) + self.at(x1, y0) * fx;
         let bottom = self.at(x0, y1) * (1.0 - fx) + self.at(x1, y1) * fx;
         top * (1.0 - fy) + bottom * fy
@@ -197,15 +194,21 @@ fn axis_weights(start: f32, cell: f32, taps: usize, n: usize, len: usize) -> Vec
     for i in 0..n {
         for t in 0..taps {
             let at = start + (i as f32 + (t as f32 + 0.5) / taps as f32) * cell - 0.5;
-            let at = at.clamp(0.0, (len - 1) as f32);
-            let low = at.floor() as usize;
-            let high = (low + 1).min(len - 1);
-            let fraction = at - low as f32;
+            let (low, high, fraction) = neighbours(at, len);
             weights.push((low, (1.0 - fraction) / taps as f32));
             weights.push((high, fraction / taps as f32));
         }
     }
     weights
+}
+
+/// The two pixels either side of position `at` along an axis of `len`
+/// pixels, and how far `at` lies from the first towards the second, with
+/// `at` clamped to the axis: one axis of a bilinear sample.
+fn neighbours(at: f32, len: usize) -> (usize, usize, f32) {
+    let at = at.clamp(0.0, (len - 1) as f32);
+    let low = at.floor() as usize;
+    (low, (low + 1).min(len - 1), at - low as f32)
 }
 
 /// A colour picture sampled bilinearly at a real position (pixel `x` spans
