@@ -11,8 +11,9 @@
 //! 3. Settling the best few: each axis searched again over the band the
 //!    other covers, the grid and its one-square shifts scored by how many
 //!    squares alternate, then the inner lines placed to a fraction of a
-//!    pixel near the squares' corners (where pieces rarely reach) and fitted
-//!    by least squares, outliers refitted without.
+//!    pixel near the squares' corners (where pieces rarely reach), on tone,
+//!    smoothed tone or texture, and fitted by least squares, outliers
+//!    refitted without.
 //!
 //! A found grid must alternate on at least 52 of 64 squares, or there is no
 //! board: by one threshold over the whole board, or (for a board partly in
@@ -56,6 +57,20 @@ impl Grid {
             .all(|(a, b)| (a - b).abs() <= fraction * self.square)
     }
 
+    /// Whether all of `other` lies inside one of this grid's squares (give
+    /// or take a twentieth of it: the lines are a pixel or two wide).
+    fn has_within_one_square(&self, other: &Grid) -> bool {
+        const MARGIN: f32 = 0.05;
+        let u = (other.left - self.left) / self.square;
+        let v = (other.top - self.top) / self.square;
+        let side = 8.0 * other.square / self.square;
+        let (column, row) = ((u + MARGIN).floor(), (v + MARGIN).floor());
+        (0.0..8.0).contains(&column)
+            && (0.0..8.0).contains(&row)
+            && u + side <= column + 1.0 + MARGIN
+            && v + side <= row + 1.0 + MARGIN
+    }
+
     /// The top-left corner of displayed square `i` (row `i / 8` from the
     /// top, column `i % 8` from the left).
     pub fn corner(&self, i: usize) -> (f32, f32) {
@@ -94,12 +109,23 @@ impl std::error::Error for FindError {}
 const MIN_SQUARE: f32 = 10.0;
 
 pub fn find(plane: &Plane) -> Result<Grid, FindError> {
-    find_scored(plane).map(|(_, grid)| grid)
+    find_scored(plane).map(|found| found.grid)
 }
 
-/// [`find`], with how many of the grid's 64 squares alternate as a
-/// checkerboard's do (at least 52).
-pub fn find_scored(plane: &Plane) -> Result<(usize, Grid), FindError> {
+/// A grid [`find_scored`] found, and how far to trust it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Found {
+    pub grid: Grid,
+    /// How many of the grid's 64 squares alternate as a checkerboard's do
+    /// (at least 52).
+    pub agreeing: usize,
+    /// Whether the inner lines were placed to a fraction of a pixel; false
+    /// where that fell apart and the grid is a comb's, a pixel or two off.
+    pub placed: bool,
+}
+
+/// [`find`], with how far to trust the grid.
+pub fn find_scored(plane: &Plane) -> Result<Found, FindError> {
     let (w, h) = (plane.width, plane.height);
     let max_square = (w.min(h) as f32 - 1.0) / 8.0;
     if max_square < MIN_SQUARE {
@@ -114,24 +140,51 @@ pub fn find_scored(plane: &Plane) -> Result<(usize, Grid), FindError> {
         2,
     );
     let integral = Integral::new(plane);
-    let texture = texture(plane);
+    let surfaces = Surfaces {
+        texture: texture(plane),
+        smooth: smooth(plane),
+    };
     let candidates = square_combs(&integral, &columns, &rows, MIN_SQUARE, max_square);
     if candidates.is_empty() {
         return Err(FindError::NoGrid);
     }
     // Page text and frames can outscore the board at some step, so the few
     // best steps are each settled; the grid whose squares alternate best wins.
-    let mut best: Option<(usize, Grid)> = None;
-    for (x, y) in candidates {
-        let candidate = settle(plane, &texture, &integral, x, y);
-        if best.is_none_or(|b| candidate.0 > b.0) {
+    // A grid inside one square of a board is that square's hatching or
+    // pattern, not a board.
+    let settled: Vec<Found> = candidates
+        .into_iter()
+        .map(|(x, y)| settle(plane, &surfaces, &integral, x, y))
+        .collect();
+    let boards: Vec<&Grid> = settled
+        .iter()
+        .filter(|found| found.agreeing >= 52)
+        .map(|found| &found.grid)
+        .collect();
+    let mut best: Option<Found> = None;
+    for &candidate in &settled {
+        if boards
+            .iter()
+            .any(|board| board.has_within_one_square(&candidate.grid))
+        {
+            continue;
+        }
+        if best.is_none_or(|b| candidate.agreeing > b.agreeing) {
             best = Some(candidate);
         }
     }
     match best {
-        Some((agreeing, grid)) if agreeing >= 52 => Ok((agreeing, grid)),
+        Some(found) if found.agreeing >= 52 => Ok(found),
         _ => Err(FindError::NoCheckerboard),
     }
+}
+
+/// The planes besides the tone plane that the lines are placed on.
+struct Surfaces {
+    /// How busy each pixel's neighbourhood is ([`texture`]).
+    texture: Plane,
+    /// The tone plane smoothed ([`smooth`]).
+    smooth: Plane,
 }
 
 /// A comb along one axis: the first line's position and the spacing, in
@@ -144,7 +197,7 @@ type Comb = (f32, f32);
 /// one-square shifts scored by how many squares alternate (a comb one square
 /// off still matches seven lines, the board's edge standing in for the
 /// eighth).
-fn settle(plane: &Plane, texture: &Plane, integral: &Integral, x: Comb, y: Comb) -> (usize, Grid) {
+fn settle(plane: &Plane, surfaces: &Surfaces, integral: &Integral, x: Comb, y: Comb) -> Found {
     let (w, h) = (plane.width, plane.height);
     let near = |profile: &[f32], comb: Comb| {
         LineStrength::new(profile, 1)
@@ -177,17 +230,27 @@ fn settle(plane: &Plane, texture: &Plane, integral: &Integral, x: Comb, y: Comb)
     // Each axis's lines placed where the other axis's lines cross them: near
     // the squares' corners, where pieces rarely reach, so a piece's flat
     // base a few pixels above a line does not pull it. Raw gradients there,
-    // for the shape of each peak: of tone, or of texture where a diagram
-    // hatches its dark squares (on a white ground often as light as the
-    // light squares), whichever stands out more at the axis's lines.
+    // for the shape of each peak: of tone; of smoothed tone where a diagram
+    // hatches its dark squares more darkly (the hatching's own edges drown
+    // the raw ones); of texture where it hatches them on a white ground (often
+    // as light as the light squares); whichever stands out most at the axis's
+    // lines.
     let (mut x, mut y) = best.1;
+    let mut placed = false;
     for _ in 0..2 {
-        let tone = column_profile(plane, &corner_zones(y, h), f32::MAX);
-        let busy = signed_column_profile(texture, &half_zones(y, h));
-        x = refine(&clearer(tone, busy, x), x);
-        let tone = row_profile(plane, &corner_zones(x, w), f32::MAX);
-        let busy = signed_row_profile(texture, &half_zones(x, w));
-        y = refine(&clearer(tone, busy, y), y);
+        let zones = corner_zones(y, h);
+        let tone = column_profile(plane, &zones, f32::MAX);
+        let smoothed = column_profile(&surfaces.smooth, &zones, f32::MAX);
+        let busy = signed_column_profile(&surfaces.texture, &half_zones(y, h));
+        let placed_x = refine(&clearest([tone, smoothed, busy], x), x);
+        x = placed_x.unwrap_or(x);
+        let zones = corner_zones(x, w);
+        let tone = row_profile(plane, &zones, f32::MAX);
+        let smoothed = row_profile(&surfaces.smooth, &zones, f32::MAX);
+        let busy = signed_row_profile(&surfaces.texture, &half_zones(x, w));
+        let placed_y = refine(&clearest([tone, smoothed, busy], y), y);
+        y = placed_y.unwrap_or(y);
+        placed = placed_x.is_some() && placed_y.is_some();
     }
     // Agreement counts whole squares, sampled near their corners: a grid
     // moved by a pixel may lose a square or two to a highlight or a
@@ -195,9 +258,17 @@ fn settle(plane: &Plane, texture: &Plane, integral: &Integral, x: Comb, y: Comb)
     // pattern fell apart.
     let refined = integral.agreement(&grid_of((x, y)));
     if refined + 4 >= best.0 {
-        (refined, grid_of((x, y)))
+        Found {
+            grid: grid_of((x, y)),
+            agreeing: refined,
+            placed,
+        }
     } else {
-        (best.0, grid_of(best.1))
+        Found {
+            grid: grid_of(best.1),
+            agreeing: best.0,
+            placed: false,
+        }
     }
 }
 
@@ -387,6 +458,13 @@ fn texture(plane: &Plane) -> Plane {
     box_mean(&box_mean(&busy, 2), 2)
 }
 
+/// The tone plane averaged over 5×5 pixels twice, as [`texture`] is: a
+/// hatching's stripes average out to one grey, and the edge between a
+/// hatched square and a plain one becomes an even ramp centred on it.
+fn smooth(plane: &Plane) -> Plane {
+    box_mean(&box_mean(plane, 2), 2)
+}
+
 /// Each pixel the mean of the (2·reach + 1)² pixels around it (fewer at the
 /// picture's edges).
 fn box_mean(plane: &Plane, reach: usize) -> Plane {
@@ -480,12 +558,17 @@ fn running_means<const R: usize>(rows: &[f32], w: usize, reach: usize, out: &mut
 
 /// Of two profiles along one axis, the one whose peaks near the comb's
 /// seven inner lines stand highest over its mean between them.
-fn clearer(a: Vec<f32>, b: Vec<f32>, comb: Comb) -> Vec<f32> {
-    if prominence(&b, comb) > prominence(&a, comb) {
-        b
-    } else {
-        a
+/// Of several profiles along one axis, the one whose lines stand out most
+/// near the comb's (the first on a tie).
+fn clearest<const N: usize>(profiles: [Vec<f32>; N], comb: Comb) -> Vec<f32> {
+    let mut best: Option<(f32, Vec<f32>)> = None;
+    for profile in profiles {
+        let score = prominence(&profile, comb);
+        if best.as_ref().is_none_or(|(top, _)| score > *top) {
+            best = Some((score, profile));
+        }
     }
+    best.map(|(_, profile)| profile).unwrap_or_default()
 }
 
 /// The mean of a profile's peaks near a comb's inner lines over its mean
@@ -983,7 +1066,8 @@ fn local_contrast(feature: &[f64; 64]) -> [f64; 64] {
 /// Places each of the seven inner lines at its local gradient peak (parabolic
 /// sub-pixel fit) and fits offset and step to them by least squares. The
 /// outer two are left out: frames, coordinates and page text crowd them.
-fn refine(profile: &[f32], (offset, step): (f32, f32)) -> (f32, f32) {
+/// `None` where the lines do not fit one comb near the one given.
+fn refine(profile: &[f32], (offset, step): (f32, f32)) -> Option<Comb> {
     let reach = (step / 6.0).max(2.0) as isize;
     let mut points = Vec::with_capacity(7);
     for k in 1..=7 {
@@ -1017,9 +1101,7 @@ fn refine(profile: &[f32], (offset, step): (f32, f32)) -> (f32, f32) {
         .into_iter()
         .map(|(k, x, c)| (k, x, if c >= 0.3 * typical { 1.0 } else { 0.0 }))
         .collect();
-    let Some((first, fitted_step)) = fit_line(&points) else {
-        return (offset, step);
-    };
+    let (first, fitted_step) = fit_line(&points)?;
     // A line far off the fit is a piece's edge or a frame: fitted again
     // without it.
     let tolerance = (step * 0.02).max(1.0);
@@ -1030,14 +1112,12 @@ fn refine(profile: &[f32], (offset, step): (f32, f32)) -> (f32, f32) {
             (k, x, if off { 0.0 } else { w })
         })
         .collect();
-    let Some((first, fitted_step)) = fit_line(&points) else {
-        return (offset, step);
-    };
+    let (first, fitted_step) = fit_line(&points)?;
     // A refit that moves far from the comb found a piece's edge, not a line.
     if (fitted_step - step).abs() > step * 0.05 {
-        return (offset, step);
+        return None;
     }
-    (first, fitted_step)
+    Some((first, fitted_step))
 }
 
 /// Least squares through weighted (line number, position, weight) points:

@@ -171,7 +171,8 @@ const SURE_AGREEMENT: usize = 58;
 /// when the two square colours are about equally light (purple and brown,
 /// teal and lilac, orange and grey hatching), each colour channel alone is
 /// searched too, and a channel's grid on which more squares alternate is
-/// kept, unless it lies within half a square of the grey plane's.
+/// kept, unless it lies within half a square of the grey plane's and the
+/// grey plane placed its lines.
 pub fn read_image(
     net: &net::Net,
     image: &image::RgbImage,
@@ -179,26 +180,36 @@ pub fn read_image(
     to_move: Option<sense::Side>,
 ) -> Result<(picture::Plane, finder::Grid, sense::Reading), finder::FindError> {
     let plane = picture::Plane::from_rgb(image);
-    let find_upright = |plane: &picture::Plane| {
-        // A crooked board is turned upright before its lines are looked for.
-        let skew = finder::skew(plane);
-        finder::find_scored(&plane.upright(skew))
-            .map(|(agreeing, found)| (agreeing, finder::Grid { skew, ..found }))
+    // A crooked board is turned upright before its lines are looked for.
+    let find_upright = |upright: &picture::Plane, skew: f32| {
+        finder::find_scored(upright).map(|found| finder::Found {
+            grid: finder::Grid { skew, ..found.grid },
+            ..found
+        })
     };
-    let mut best = find_upright(&plane);
-    let grey_grid = best.as_ref().ok().map(|&(_, grid)| grid);
+    let grey_skew = finder::skew(&plane);
+    // Kept: the squares are read from it when the grey plane's grid wins.
+    let grey_upright = plane.upright(grey_skew);
+    let mut best = find_upright(&grey_upright, grey_skew);
+    let grey_grid = best.as_ref().ok().map(|found| found.grid);
     for channel in 0..3 {
-        if matches!(best, Ok((agreeing, _)) if agreeing >= SURE_AGREEMENT) {
+        if matches!(best, Ok(found) if found.agreeing >= SURE_AGREEMENT) {
             break;
         }
-        let tinted = find_upright(&picture::Plane::from_channel(image, channel));
+        let tinted = picture::Plane::from_channel(image, channel);
+        let skew = finder::skew(&tinted);
+        let tinted = find_upright(&tinted.upright(skew), skew);
         let better = match (&tinted, &best) {
             // A channel says which squares the board has; the grey plane,
             // with the pieces' outlines, places the lines more precisely
             // (on one test set 3 grids in 500 moved 5-12 % of a square
-            // off), so a grid near the grey plane's does not replace it.
-            (Ok((agreeing, grid)), Ok((before, _))) => {
-                agreeing > before && grey_grid.is_none_or(|g| !grid.near(&g, 0.5))
+            // off), so a grid near the grey plane's does not replace it
+            // unless the grey plane's lines could not be placed and the
+            // channel's were (two square colours about equally light).
+            (Ok(found), Ok(before)) => {
+                found.agreeing > before.agreeing
+                    && (grey_grid.is_none_or(|g| !found.grid.near(&g, 0.5))
+                        || (found.placed && !before.placed))
             }
             (Ok(_), Err(_)) => true,
             (Err(_), _) => false,
@@ -207,8 +218,13 @@ pub fn read_image(
             best = tinted;
         }
     }
-    let (_, grid) = best?;
-    let reading = read_grid(net, &plane, &grid, bottom, to_move);
+    let grid = best?.grid;
+    let reading = if grid.skew == grey_skew {
+        read_upright(net, &grey_upright, &grid, bottom, to_move)
+    } else {
+        read_grid(net, &plane, &grid, bottom, to_move)
+    };
+    drop(grey_upright);
     Ok((plane, grid, reading))
 }
 

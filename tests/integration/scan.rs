@@ -50,11 +50,44 @@ fn a_hatched_diagram_is_found_to_a_fraction_of_a_square_and_read_surely() {
         report["fen"].as_str(),
         Some("rn3r2/8/5p1k/P3p3/2P5/8/4PK2/R7 w - - 0 1")
     );
-    // Where the renderer drew it: each edge of the board within 3 % of a
-    // square (the grid before texture placed the lines was 2.6 px off).
-    let grid = &report["grid"];
+    // Where the renderer drew it (the grid before texture placed the lines
+    // was 2.6 px off).
+    assert_grid_within_3_percent(&report["grid"], (33.6, 25.6, 23.86));
+}
+
+/// A diagram whose dark squares are hatched a little darker than the light
+/// ones, blurred, in a thick black frame (`tests/data/SOURCES.md`): the
+/// hatching drowns the raw tone edges and texture peaks before each line.
+#[test]
+fn a_blurred_darkly_hatched_diagram_in_a_thick_frame_is_found_to_a_fraction_of_a_square() {
+    let (o, report) = json_report(&fixture("cburnett-hatched-blurred-frame.png"));
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert_eq!(
+        report["fen"].as_str(),
+        Some("8/8/2p1k3/5p2/8/N1PR2P1/4KR2/6N1 w - - 0 1")
+    );
+    // Before smoothed tone placed the lines, 2.7 px (4 %) up and left.
+    assert_grid_within_3_percent(&report["grid"], (35.0, 36.0, 68.0));
+}
+
+/// A board of 103-px squares filling the picture, its dark squares hatched
+/// (`tests/data/SOURCES.md`): the hatching in one square alternates as a
+/// tiny board would, and outscored the board itself.
+#[test]
+fn a_hatched_board_filling_the_page_is_not_mistaken_for_the_hatching_in_one_square() {
+    let (o, report) = json_report(&fixture("hatched-board-filling-a-page.png"));
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert_eq!(
+        report["fen"].as_str(),
+        Some("4k1r1/n2ppn2/6p1/5p1p/1P1P3P/4N1P1/8/5K1R w - - 0 1")
+    );
+    assert_grid_within_3_percent(&report["grid"], (65.8, 8.8, 103.13));
+}
+
+/// Each edge of the reported board within 3 % of a square of where the
+/// renderer drew it.
+fn assert_grid_within_3_percent(grid: &serde_json::Value, (left, top, square): (f64, f64, f64)) {
     let get = |k: &str| grid[k].as_f64().expect("a number");
-    let (left, top, square) = (33.6, 25.6, 23.86);
     let error = [
         get("left") - left,
         get("top") - top,
