@@ -15,7 +15,9 @@
 //!    smoothed tone or texture, and fitted by least squares, outliers
 //!    refitted without.
 //!
-//! A found grid must alternate on at least 52 of 64 squares, or there is no
+//! A found grid must alternate on at least 52 of 64 squares (56 where its
+//! inner lines could not be placed), each square judged by the middle two
+//! of its four corners, or there is no
 //! board: by one threshold over the whole board, or (for a board partly in
 //! shadow) 56 squares each standing out from all its neighbours the
 //! checkerboard's way. A board turned a little ([`skew`]) is turned back
@@ -105,6 +107,11 @@ impl fmt::Display for FindError {
 
 impl std::error::Error for FindError {}
 
+/// A grid whose inner lines could not be placed is a board only where this
+/// many squares alternate: word-like blocks on a lattice alternate on 53 by
+/// the corners' middle two, and a board's lines place.
+const UNPLACED_AGREEMENT: usize = 56;
+
 /// The smallest square searched for, in pixels.
 const MIN_SQUARE: f32 = 10.0;
 
@@ -174,7 +181,11 @@ pub fn find_scored(plane: &Plane) -> Result<Found, FindError> {
         }
     }
     match best {
-        Some(found) if found.agreeing >= 52 => Ok(found),
+        Some(found)
+            if found.agreeing >= 52 && (found.placed || found.agreeing >= UNPLACED_AGREEMENT) =>
+        {
+            Ok(found)
+        }
         _ => Err(FindError::NoCheckerboard),
     }
 }
@@ -238,17 +249,9 @@ fn settle(plane: &Plane, surfaces: &Surfaces, integral: &Integral, x: Comb, y: C
     let (mut x, mut y) = best.1;
     let mut placed = false;
     for _ in 0..2 {
-        let zones = corner_zones(y, h);
-        let tone = column_profile(plane, &zones, f32::MAX);
-        let smoothed = column_profile(&surfaces.smooth, &zones, f32::MAX);
-        let busy = signed_column_profile(&surfaces.texture, &half_zones(y, h));
-        let placed_x = refine(&clearest([tone, smoothed, busy], x), x);
+        let placed_x = place(plane, surfaces, Lines::Columns, x, y);
         x = placed_x.unwrap_or(x);
-        let zones = corner_zones(x, w);
-        let tone = row_profile(plane, &zones, f32::MAX);
-        let smoothed = row_profile(&surfaces.smooth, &zones, f32::MAX);
-        let busy = signed_row_profile(&surfaces.texture, &half_zones(x, w));
-        let placed_y = refine(&clearest([tone, smoothed, busy], y), y);
+        let placed_y = place(plane, surfaces, Lines::Rows, y, x);
         y = placed_y.unwrap_or(y);
         placed = placed_x.is_some() && placed_y.is_some();
     }
@@ -270,6 +273,44 @@ fn settle(plane: &Plane, surfaces: &Surfaces, integral: &Integral, x: Comb, y: C
             placed: false,
         }
     }
+}
+
+/// Which of a grid's lines: the columns' (placed along x) or the rows'.
+#[derive(Clone, Copy)]
+enum Lines {
+    Columns,
+    Rows,
+}
+
+/// One axis's inner lines placed ([`refine`]) near where the other axis's
+/// lines cross them, on whichever of tone, smoothed tone and texture shows
+/// them clearest.
+fn place(
+    plane: &Plane,
+    surfaces: &Surfaces,
+    lines: Lines,
+    comb: Comb,
+    other: Comb,
+) -> Option<Comb> {
+    let profiles = match lines {
+        Lines::Columns => {
+            let zones = corner_zones(other, plane.height);
+            [
+                column_profile(plane, &zones, f32::MAX),
+                column_profile(&surfaces.smooth, &zones, f32::MAX),
+                signed_column_profile(&surfaces.texture, &half_zones(other, plane.height)),
+            ]
+        }
+        Lines::Rows => {
+            let zones = corner_zones(other, plane.width);
+            [
+                row_profile(plane, &zones, f32::MAX),
+                row_profile(&surfaces.smooth, &zones, f32::MAX),
+                signed_row_profile(&surfaces.texture, &half_zones(other, plane.width)),
+            ]
+        }
+    };
+    refine(&clearest(profiles, comb), comb)
 }
 
 /// The grid two combs make; squares are square, so their steps are averaged.
@@ -898,7 +939,9 @@ impl Integral {
     }
 
     /// Each square's tone and texture, measured in its four corners (where
-    /// pieces rarely reach); `None` for a grid outside the picture.
+    /// pieces rarely reach): the mean of the middle two, so that a printed
+    /// coordinate or a piece's edge in one corner does not move it. `None`
+    /// for a grid outside the picture.
     fn corners(&self, grid: &Grid) -> Option<[[f64; 64]; FEATURES]> {
         let s = grid.square;
         if grid.left < -0.5
@@ -916,12 +959,12 @@ impl Integral {
                 grid.left + (i % 8) as f32 * s,
                 grid.top + (i / 8) as f32 * s,
             );
-            for (dx, dy) in [(near, near), (far, near), (near, far), (far, far)] {
-                let (x, y) = (x0 + dx, y0 + dy);
-                let measured = self.patch(x, y, x + patch, y + patch);
-                for (feature, value) in values.iter_mut().zip(measured) {
-                    feature[i] += value / 4.0;
-                }
+            let measured = [(near, near), (far, near), (near, far), (far, far)]
+                .map(|(dx, dy)| self.patch(x0 + dx, y0 + dy, x0 + dx + patch, y0 + dy + patch));
+            for (f, feature) in values.iter_mut().enumerate() {
+                let mut corner = measured.map(|m| m[f]);
+                corner.sort_by(f64::total_cmp);
+                feature[i] = (corner[1] + corner[2]) / 2.0;
             }
         }
         Some(values)
