@@ -16,8 +16,8 @@
 //!    refitted without.
 //!
 //! A found grid must alternate on at least 52 of 64 squares (56 where its
-//! inner lines could not be placed), each square judged by the middle two
-//! of its four corners, or there is no
+//! inner lines could not be placed), each square judged by its four
+//! corners' mean or by their middle two's, or there is no
 //! board: by one threshold over the whole board, or (for a board partly in
 //! shadow) 56 squares each standing out from all its neighbours the
 //! checkerboard's way. A board turned a little ([`skew`]) is turned back
@@ -901,6 +901,9 @@ fn colour_of(i: usize) -> usize {
 /// The two ways a square can look light or dark: its mean tone, and its
 /// texture (the spread of its pixels).
 const FEATURES: usize = 2;
+/// Each feature measured over a square's four corners two ways
+/// ([`Integral::corners`]); a grid is judged by whichever splits best.
+const VIEWS: usize = 2 * FEATURES;
 
 impl Integral {
     fn new(plane: &Plane) -> Integral {
@@ -939,10 +942,11 @@ impl Integral {
     }
 
     /// Each square's tone and texture, measured in its four corners (where
-    /// pieces rarely reach): the mean of the middle two, so that a printed
-    /// coordinate or a piece's edge in one corner does not move it. `None`
-    /// for a grid outside the picture.
-    fn corners(&self, grid: &Grid) -> Option<[[f64; 64]; FEATURES]> {
+    /// pieces rarely reach), each two ways ([`VIEWS`]): the mean of all four,
+    /// and the mean of the middle two, so that a printed coordinate or a
+    /// piece's edge in one corner does not move it. `None` for a grid outside
+    /// the picture.
+    fn corners(&self, grid: &Grid) -> Option<[[f64; 64]; VIEWS]> {
         let s = grid.square;
         if grid.left < -0.5
             || grid.top < -0.5
@@ -953,20 +957,24 @@ impl Integral {
         }
         let patch = (0.14 * s).max(1.0);
         let (near, far) = (0.08 * s, 0.92 * s - patch);
-        let mut values = [[0.0f64; 64]; FEATURES];
-        for i in 0..64 {
+        let squares: [[f64; VIEWS]; 64] = std::array::from_fn(|i| {
             let (x0, y0) = (
                 grid.left + (i % 8) as f32 * s,
                 grid.top + (i / 8) as f32 * s,
             );
             let measured = [(near, near), (far, near), (near, far), (far, far)]
                 .map(|(dx, dy)| self.patch(x0 + dx, y0 + dy, x0 + dx + patch, y0 + dy + patch));
-            for (f, feature) in values.iter_mut().enumerate() {
+            // (all four's mean, the middle two's mean) of one feature.
+            let both = |f: usize| {
                 let mut corner = measured.map(|m| m[f]);
+                let mean = corner.iter().sum::<f64>() / 4.0;
                 corner.sort_by(f64::total_cmp);
-                feature[i] = (corner[1] + corner[2]) / 2.0;
-            }
-        }
+                (mean, (corner[1] + corner[2]) / 2.0)
+            };
+            let ((tone, tone_middle), (texture, texture_middle)) = (both(0), both(1));
+            [tone, texture, tone_middle, texture_middle]
+        });
+        let values = std::array::from_fn(|view| std::array::from_fn(|i| squares[i][view]));
         Some(values)
     }
 
@@ -1013,7 +1021,7 @@ impl Integral {
     }
 
     /// The agreement of one set of features (see [`Integral::agreement`]).
-    fn alternating(values: &[[f64; 64]; FEATURES]) -> usize {
+    fn alternating(values: &[[f64; 64]]) -> usize {
         values
             .iter()
             .map(|feature| {
