@@ -107,6 +107,10 @@ impl fmt::Display for FindError {
 
 impl std::error::Error for FindError {}
 
+/// A grid is a board only where at least this many of its 64 squares
+/// alternate as a checkerboard's do.
+const BOARD_AGREEMENT: usize = 52;
+
 /// A grid whose inner lines could not be placed is a board only where this
 /// many squares alternate: word-like blocks on a lattice alternate on 53 by
 /// the corners' middle two, and a board's lines place.
@@ -124,7 +128,7 @@ pub fn find(plane: &Plane) -> Result<Grid, FindError> {
 pub struct Found {
     pub grid: Grid,
     /// How many of the grid's 64 squares alternate as a checkerboard's do
-    /// (at least 52).
+    /// (at least [`BOARD_AGREEMENT`]).
     pub agreeing: usize,
     /// Whether the inner lines were placed to a fraction of a pixel; false
     /// where that fell apart and the grid is a comb's, a pixel or two off.
@@ -165,7 +169,7 @@ pub fn find_scored(plane: &Plane) -> Result<Found, FindError> {
         .collect();
     let boards: Vec<&Grid> = settled
         .iter()
-        .filter(|found| found.agreeing >= 52)
+        .filter(|found| found.agreeing >= BOARD_AGREEMENT)
         .map(|found| &found.grid)
         .collect();
     let mut best: Option<Found> = None;
@@ -182,7 +186,8 @@ pub fn find_scored(plane: &Plane) -> Result<Found, FindError> {
     }
     match best {
         Some(found)
-            if found.agreeing >= 52 && (found.placed || found.agreeing >= UNPLACED_AGREEMENT) =>
+            if found.agreeing >= BOARD_AGREEMENT
+                && (found.placed || found.agreeing >= UNPLACED_AGREEMENT) =>
         {
             Ok(found)
         }
@@ -597,10 +602,9 @@ fn running_means<const R: usize>(rows: &[f32], w: usize, reach: usize, out: &mut
     }
 }
 
-/// Of two profiles along one axis, the one whose peaks near the comb's
-/// seven inner lines stand highest over its mean between them.
-/// Of several profiles along one axis, the one whose lines stand out most
-/// near the comb's (the first on a tie).
+/// Of several profiles along one axis, the one whose peaks near the comb's
+/// seven inner lines stand highest over its mean between them (the first on
+/// a tie).
 fn clearest<const N: usize>(profiles: [Vec<f32>; N], comb: Comb) -> Vec<f32> {
     let mut best: Option<(f32, Vec<f32>)> = None;
     for profile in profiles {
