@@ -210,9 +210,11 @@ type Comb = (f32, f32);
 /// From one comb per axis: each axis searched again, near the step found,
 /// over the band the other axis covers (page text beside the board drops out
 /// of the profile), the inner lines placed precisely, and the grid and its
-/// one-square shifts scored by how many squares alternate (a comb one square
-/// off still matches seven lines, the board's edge standing in for the
-/// eighth).
+/// one-square shifts ranked by how many squares alternate ([`Rank`]; a comb
+/// one square off still matches seven lines, the board's edge standing in
+/// for the eighth). The rank's tie-break decides between shifts of one
+/// comb pair only: between two pairs of slightly different steps it would
+/// favour the one whose corner patches miss the lines, not the truer one.
 fn settle(plane: &Plane, surfaces: &Surfaces, integral: &Integral, x: Comb, y: Comb) -> Found {
     let (w, h) = (plane.width, plane.height);
     let near = |profile: &[f32], comb: Comb| {
@@ -223,9 +225,11 @@ fn settle(plane: &Plane, surfaces: &Surfaces, integral: &Integral, x: Comb, y: C
     let fine_x = near(&column_profile(plane, &[band(y, h)], EVIDENCE_CAP), x);
     let fine_y = near(&row_profile(plane, &[band(x, w)], EVIDENCE_CAP), y);
     // The combs found in the band first: ties keep them.
-    let mut best = (0, (fine_x, fine_y));
-    for (x, y) in [(fine_x, fine_y), (x, y)] {
-        for (dx, dy) in [
+    // Each comb pair's best shift; of the two pairs, the one whose best
+    // shift alternates on more squares (the combs found in the band first:
+    // ties keep them).
+    let best_shift = |(x, y): (Comb, Comb)| {
+        [
             (0, 0),
             (-1, 0),
             (1, 0),
@@ -235,14 +239,21 @@ fn settle(plane: &Plane, surfaces: &Surfaces, integral: &Integral, x: Comb, y: C
             (-1, 1),
             (1, -1),
             (1, 1),
-        ] {
-            let shifted = ((x.0 + dx as f32 * x.1, x.1), (y.0 + dy as f32 * y.1, y.1));
-            let agreeing = integral.agreement(&grid_of(shifted));
-            if agreeing > best.0 {
-                best = (agreeing, shifted);
-            }
-        }
-    }
+        ]
+        .into_iter()
+        .map(|(dx, dy)| ((x.0 + dx as f32 * x.1, x.1), (y.0 + dy as f32 * y.1, y.1)))
+        .map(|shifted| (integral.rank(&grid_of(shifted)), shifted))
+        .fold((Rank::default(), (x, y)), |best, next| {
+            if next.0 > best.0 { next } else { best }
+        })
+    };
+    let fine = best_shift((fine_x, fine_y));
+    let coarse = best_shift((x, y));
+    let best = if coarse.0.agreement > fine.0.agreement {
+        coarse
+    } else {
+        fine
+    };
     // Each axis's lines placed where the other axis's lines cross them: near
     // the squares' corners, where pieces rarely reach, so a piece's flat
     // base a few pixels above a line does not pull it. Raw gradients there,
@@ -265,7 +276,7 @@ fn settle(plane: &Plane, surfaces: &Surfaces, integral: &Integral, x: Comb, y: C
     // coordinate. The refined lines are the better measurement unless the
     // pattern fell apart.
     let refined = integral.agreement(&grid_of((x, y)));
-    if refined + 4 >= best.0 {
+    if refined + 4 >= best.0.agreement {
         Found {
             grid: grid_of((x, y)),
             agreeing: refined,
@@ -274,7 +285,7 @@ fn settle(plane: &Plane, surfaces: &Surfaces, integral: &Integral, x: Comb, y: C
     } else {
         Found {
             grid: grid_of(best.1),
-            agreeing: best.0,
+            agreeing: best.0.agreement,
             placed: false,
         }
     }
@@ -383,10 +394,8 @@ pub fn skew(plane: &Plane) -> f32 {
             }
         }
     }
-    let down = |values: &[f32]| column_means(values, w, SKEW_REACH);
-    let along = |values: &[f32]| row_means(values, w, SKEW_REACH);
-    let across_columns = down(&down(&across_columns));
-    let across_rows = along(&along(&across_rows));
+    let across_columns = means_in_turn(across_columns, w, SKEW_REACH, &[Along::Columns; 2]);
+    let across_rows = means_in_turn(across_rows, w, SKEW_REACH, &[Along::Rows; 2]);
     for y in 1..h - 1 {
         for x in 1..w - 1 {
             let gx = across_columns[y * w + x].abs();
@@ -409,19 +418,45 @@ pub fn skew(plane: &Plane) -> f32 {
         edges.truncate(MAX_SKEW_EDGES);
     }
     let span = (w + h) as f32;
-    let mut rows = vec![0.0f32; 2 * (w + h) + 2];
-    let mut columns = vec![0.0f32; 2 * (w + h) + 2];
+    // Neighbouring edges mostly fall in one bin, and each addition to a bin
+    // would wait for the one before: odd and even edges go to separate
+    // copies of the bins, summed at the end.
+    let bins = 2 * (w + h) + 2;
+    let mut rows = [vec![0.0f32; bins], vec![0.0f32; bins]];
+    let mut columns = [vec![0.0f32; bins], vec![0.0f32; bins]];
     let mut sharpness = |degrees: f32| {
         let tan = degrees.to_radians().tan();
-        rows.fill(0.0);
-        columns.fill(0.0);
-        for &(x, y, across_rows, across_columns) in &edges {
+        rows.iter_mut()
+            .chain(&mut columns)
+            .for_each(|b| b.fill(0.0));
+        let [rows_even, rows_odd] = &mut rows;
+        let [columns_even, columns_odd] = &mut columns;
+        let add = |rows: &mut [f32], columns: &mut [f32], edge: &(f32, f32, f32, f32)| {
+            let &(x, y, across_rows, across_columns) = edge;
             // A horizontal line turned clockwise keeps y - x·tan; a vertical
             // one keeps x + y·tan.
             rows[(y - x * tan + span) as usize] += across_rows;
             columns[(x + y * tan + span) as usize] += across_columns;
+        };
+        let mut pairs = edges.chunks_exact(2);
+        for pair in &mut pairs {
+            add(rows_even, columns_even, &pair[0]);
+            add(rows_odd, columns_odd, &pair[1]);
         }
-        rows.iter().chain(&columns).map(|v| v * v).sum::<f32>()
+        for edge in pairs.remainder() {
+            add(rows_even, columns_even, edge);
+        }
+        let square_of_sums = |(a, b): (&f32, &f32)| (a + b) * (a + b);
+        rows_even
+            .iter()
+            .zip(rows_odd.iter())
+            .map(square_of_sums)
+            .sum::<f32>()
+            + columns_even
+                .iter()
+                .zip(columns_odd.iter())
+                .map(square_of_sums)
+                .sum::<f32>()
     };
     let steps = (MAX_SKEW / SKEW_STEP).round() as i32;
     let scores: Vec<(f32, f32)> = (-steps..=steps)
@@ -496,36 +531,55 @@ fn texture(plane: &Plane) -> Plane {
             out[x] = across.abs() + (down[x] - up[x]).abs();
         }
     }
-    let busy = Plane {
+    Plane {
         width: w,
         height: h,
-        pixels: busy,
-    };
-    box_mean(&box_mean(&busy, 2), 2)
+        pixels: means_in_turn(busy, w, 2, &BOX_MEAN_TWICE),
+    }
 }
 
 /// The tone plane averaged over 5×5 pixels twice, as [`texture`] is: a
 /// hatching's stripes average out to one grey, and the edge between a
 /// hatched square and a plain one becomes an even ramp centred on it.
 fn smooth(plane: &Plane) -> Plane {
-    box_mean(&box_mean(plane, 2), 2)
-}
-
-/// Each pixel the mean of the (2·reach + 1)² pixels around it (fewer at the
-/// picture's edges).
-fn box_mean(plane: &Plane, reach: usize) -> Plane {
-    let w = plane.width;
     Plane {
-        width: w,
+        width: plane.width,
         height: plane.height,
-        pixels: column_means(&row_means(&plane.pixels, w, reach), w, reach),
+        pixels: means_in_turn(plane.pixels.clone(), plane.width, 2, &BOX_MEAN_TWICE),
     }
 }
 
+/// Which way a pass of running means runs.
+#[derive(Clone, Copy)]
+enum Along {
+    Rows,
+    Columns,
+}
+
+/// A box mean over 5×5 pixels (reach 2) taken twice, as passes.
+const BOX_MEAN_TWICE: [Along; 4] = [Along::Rows, Along::Columns, Along::Rows, Along::Columns];
+
+/// `values` (rows of `w`) averaged by each pass in turn over `reach` values
+/// either side ([`row_means`], [`column_means`]). Each pass writes over the
+/// buffer the pass before it read, so any number of passes needs one buffer
+/// besides `values`: a megapixel's fresh buffer costs the kernel a thousand
+/// page faults.
+fn means_in_turn(mut values: Vec<f32>, w: usize, reach: usize, passes: &[Along]) -> Vec<f32> {
+    let mut scratch = vec![0.0f32; values.len()];
+    for pass in passes {
+        match pass {
+            Along::Rows => row_means(&values, w, reach, &mut scratch),
+            Along::Columns => column_means(&values, w, reach, &mut scratch),
+        }
+        std::mem::swap(&mut values, &mut scratch);
+    }
+    values
+}
+
 /// Rows of `w` values, each value the mean of those `reach` either side of
-/// it in its row.
-fn row_means(values: &[f32], w: usize, reach: usize) -> Vec<f32> {
-    let mut out = vec![0.0f32; values.len()];
+/// it in its row, written to `out`.
+fn row_means(values: &[f32], w: usize, reach: usize, out: &mut [f32]) {
+    debug_assert_eq!(values.len(), out.len());
     // A running sum is one long chain of additions; eight rows side by side
     // are eight independent chains, which the processor overlaps.
     let mut rows = values.chunks_exact(w * ROWS_AT_ONCE);
@@ -540,17 +594,17 @@ fn row_means(values: &[f32], w: usize, reach: usize) -> Vec<f32> {
     {
         running_means::<1>(row, w, reach, out);
     }
-    out
 }
 
 const ROWS_AT_ONCE: usize = 8;
 
 /// Rows of `w` values, each value the mean of those `reach` rows above and
-/// below it in its column: a running sum of whole rows down the picture.
-fn column_means(values: &[f32], w: usize, reach: usize) -> Vec<f32> {
+/// below it in its column, written to `out`: a running sum of whole rows
+/// down the picture.
+fn column_means(values: &[f32], w: usize, reach: usize, out: &mut [f32]) {
+    debug_assert_eq!(values.len(), out.len());
     let h = values.len() / w;
     let row = |y: usize| &values[y * w..(y + 1) * w];
-    let mut out = vec![0.0f32; values.len()];
     let mut sum = vec![0.0f32; w];
     let (mut lo, mut hi) = (0usize, 0usize);
     for y in 0..h {
@@ -572,7 +626,6 @@ fn column_means(values: &[f32], w: usize, reach: usize) -> Vec<f32> {
             *o = s / count;
         }
     }
-    out
 }
 
 /// For each of `R` rows of `w` values: `out[i]` = the mean of
@@ -712,20 +765,32 @@ fn column_profile(plane: &Plane, rows: &[Range<usize>], cap: f32) -> Vec<f32> {
 /// `profile[y]`: summed min(|I(x, y+1) − I(x, y)|, cap) over the columns in
 /// `columns`.
 fn row_profile(plane: &Plane, columns: &[Range<usize>], cap: f32) -> Vec<f32> {
+    // One sum a row is one long chain of additions, each waiting for the
+    // one before; eight running sums side by side are independent, and the
+    // compiler makes them one vector.
+    const LANES: usize = 8;
     (0..plane.height.saturating_sub(1))
         .map(|y| {
-            columns
-                .iter()
-                .map(|r| {
-                    let a = &plane.pixels[y * plane.width + r.start..y * plane.width + r.end];
-                    let b = &plane.pixels
-                        [(y + 1) * plane.width + r.start..(y + 1) * plane.width + r.end];
-                    a.iter()
-                        .zip(b)
-                        .map(|(p, q)| (q - p).abs().min(cap))
-                        .sum::<f32>()
-                })
-                .sum()
+            let mut lanes = [0.0f32; LANES];
+            let mut rest = 0.0f32;
+            for r in columns {
+                let a = &plane.pixels[y * plane.width + r.start..y * plane.width + r.end];
+                let b =
+                    &plane.pixels[(y + 1) * plane.width + r.start..(y + 1) * plane.width + r.end];
+                let (a, b) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
+                rest += a
+                    .remainder()
+                    .iter()
+                    .zip(b.remainder())
+                    .map(|(p, q)| (q - p).abs().min(cap))
+                    .sum::<f32>();
+                for (a, b) in a.zip(b) {
+                    for k in 0..LANES {
+                        lanes[k] += (b[k] - a[k]).abs().min(cap);
+                    }
+                }
+            }
+            lanes.iter().sum::<f32>() + rest
         })
         .collect()
 }
@@ -970,10 +1035,9 @@ impl Integral {
                 .map(|(dx, dy)| self.patch(x0 + dx, y0 + dy, x0 + dx + patch, y0 + dy + patch));
             // (all four's mean, the middle two's mean) of one feature.
             let both = |f: usize| {
-                let mut corner = measured.map(|m| m[f]);
-                let mean = corner.iter().sum::<f64>() / 4.0;
-                corner.sort_by(f64::total_cmp);
-                (mean, (corner[1] + corner[2]) / 2.0)
+                let [a, b, c, d] = measured.map(|m| m[f]);
+                let mean = (a + b + c + d) / 4.0;
+                (mean, middle_two_mean(a, b, c, d))
             };
             let ((tone, tone_middle), (texture, texture_middle)) = (both(0), both(1));
             [tone, texture, tone_middle, texture_middle]
@@ -1014,14 +1078,23 @@ impl Integral {
     /// says, in tone or in texture, whichever fits more. 0 for a grid outside
     /// the picture or whose two kinds barely differ.
     fn agreement(&self, grid: &Grid) -> usize {
+        self.rank(grid).agreement
+    }
+
+    /// A grid's [`Rank`] among its one-square shifts.
+    fn rank(&self, grid: &Grid) -> Rank {
         let Some(values) = self.corners(grid) else {
-            return 0;
+            return Rank::default();
         };
         // Against its neighbours a square alternates in a shadow too, but
         // text alternates that way more easily than by one threshold: that
         // count must clear a higher bar.
         let local = values.iter().map(standing_out).max().unwrap_or(0);
-        Self::alternating(&values).max(local.saturating_sub(LOCAL_HANDICAP))
+        let alternating = Self::alternating(&values);
+        Rank {
+            both_ways: alternating + local,
+            agreement: alternating.max(local.saturating_sub(LOCAL_HANDICAP)),
+        }
     }
 
     /// The agreement of one set of features (see [`Integral::agreement`]).
@@ -1052,6 +1125,30 @@ impl Integral {
             .max()
             .unwrap_or(0)
     }
+}
+
+/// How a grid ranks against its own one-square shifts ([`settle`]): first by
+/// its squares counted both ways, by the threshold over the board and
+/// against their neighbours, then by [`Integral::agreement`]. On a board lit
+/// unevenly the grid a square off, with the page's edge or the text beside
+/// the board standing in for a missing row, can alternate by one threshold
+/// on as many squares as the true grid or more; but only the true grid's
+/// squares all stand out from their neighbours, and the sum then favours it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+struct Rank {
+    both_ways: usize,
+    agreement: usize,
+}
+
+/// The mean of the middle two of four values (none NaN): the lesser of the
+/// two pairs' larger values and the larger of their lesser ones, without
+/// the cost of a sort, which this is called a quarter-million times a
+/// picture to avoid.
+fn middle_two_mean(a: f64, b: f64, c: f64, d: f64) -> f64 {
+    let (low_ab, high_ab) = (a.min(b), a.max(b));
+    let (low_cd, high_cd) = (c.min(d), c.max(d));
+    let (second, third) = (low_ab.max(low_cd), high_ab.min(high_cd));
+    (second.min(third) + second.max(third)) / 2.0
 }
 
 /// Squares alternating against their neighbours that count as one
@@ -1105,7 +1202,9 @@ fn standing_out(feature: &[f64; 64]) -> usize {
 fn local_contrast(feature: &[f64; 64]) -> [f64; 64] {
     std::array::from_fn(|i| {
         let (row, col) = (i / 8, i % 8);
-        let neighbours: Vec<f64> = [
+        // Summed in place, not gathered: this runs for every square of
+        // every candidate grid.
+        let (sum, count) = [
             (row > 0).then(|| feature[i - 8]),
             (row < 7).then(|| feature[i + 8]),
             (col > 0).then(|| feature[i - 1]),
@@ -1113,8 +1212,8 @@ fn local_contrast(feature: &[f64; 64]) -> [f64; 64] {
         ]
         .into_iter()
         .flatten()
-        .collect();
-        feature[i] - neighbours.iter().sum::<f64>() / neighbours.len() as f64
+        .fold((0.0f64, 0usize), |(sum, count), v| (sum + v, count + 1));
+        feature[i] - sum / count as f64
     })
 }
 
@@ -1342,6 +1441,19 @@ mod tests {
         assert_turns_measured(&upright, truth, &[-2.7, -1.1, 1.3, 2.2]);
     }
 
+    /// The middle two of four values without a sort, against a sort.
+    #[test]
+    fn middle_two_mean_is_the_mean_of_the_sorted_middle_two() {
+        let mut rng = crate::rng::SplitMix64::new(5);
+        for _ in 0..1000 {
+            // Few distinct values, so that ties are common.
+            let mut v: [f64; 4] = std::array::from_fn(|_| (rng.symmetric_f32(3.0).round()) as f64);
+            let got = middle_two_mean(v[0], v[1], v[2], v[3]);
+            v.sort_by(f64::total_cmp);
+            assert_eq!(got, (v[1] + v[2]) / 2.0, "{v:?}");
+        }
+    }
+
     /// Eight rows at a time and the rows left over give each row's plain
     /// running mean.
     #[test]
@@ -1349,7 +1461,8 @@ mod tests {
         let (w, h, reach) = (23, 13, 2);
         let mut rng = crate::rng::SplitMix64::new(11);
         let values: Vec<f32> = (0..w * h).map(|_| rng.symmetric_f32(1.0)).collect();
-        let means = row_means(&values, w, reach);
+        let mut means = vec![0.0; values.len()];
+        row_means(&values, w, reach, &mut means);
         for y in 0..h {
             for x in 0..w {
                 let (lo, hi) = (x.saturating_sub(reach), (x + reach + 1).min(w));

@@ -89,6 +89,19 @@ fn a_low_contrast_board_with_large_coordinates_is_found_to_a_fraction_of_a_squar
     assert_grid_within_3_percent(&report["grid"], (45.0, 42.0, 62.0));
 }
 
+/// A board lit unevenly, its left side lighter, with page text right beside
+/// it (`tests/data/SOURCES.md`): by one threshold over the board the grid a
+/// column to the right, the text standing in for file a, alternated on more
+/// squares (62) than the true grid (60), on which all 64 squares stand out
+/// from their neighbours. Only the grid is asserted: the held-out `kaneo`
+/// pieces are not all read right.
+#[test]
+fn an_unevenly_lit_board_beside_page_text_is_not_found_a_column_off() {
+    let (o, report) = json_report(&fixture("kaneo-unevenly-lit-text-beside.png"));
+    assert!(report["grid"].is_object(), "stderr: {}", stderr(&o));
+    assert_grid_within_3_percent(&report["grid"], (46.0, 31.0, 54.0));
+}
+
 /// A fixture read without doubt to `fen`, its grid within 3 % of `truth`.
 fn assert_reads_within_3_percent(name: &str, fen: &str, truth: (f64, f64, f64)) {
     let (o, report) = json_report(&fixture(name));
