@@ -91,17 +91,19 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         }
         let mut best_move: Option<Move> = None;
         let mut any_move = false;
+        // The most a capture's victim aside can add: alpha moves, this does not.
+        let futility_base = node_eval.corrected + delta_margin();
         while let Some(m) = picker.next(&self.pos, &self.history) {
             any_move = true;
             if !in_check {
                 // Delta pruning: even winning the piece cannot reach alpha.
                 let gain = m.capture().map_or(0, see_value);
-                if m.promotion().is_none() && node_eval.corrected + gain + delta_margin() <= alpha {
+                if m.promotion().is_none() && futility_base + gain <= alpha {
                     continue;
                 }
                 // Far below alpha, only a capture that wins material can help.
                 if m.promotion().is_none()
-                    && node_eval.corrected + delta_margin() <= alpha
+                    && futility_base <= alpha
                     && !see_at_least(self.pos.snapshot(), m, 1)
                 {
                     continue;
