@@ -9,8 +9,9 @@
 //!    scored by how cleanly its squares split into two kinds, in tone or in
 //!    texture (hatched diagram squares); text has lines but no alternation.
 //! 3. Settling the best few: each axis searched again over the band the
-//!    other covers, the grid and its one-square shifts scored by how many
-//!    squares alternate, then the inner lines placed to a fraction of a
+//!    other covers, the grid and its one-square shifts ranked by how many
+//!    squares alternate (by one threshold and against their neighbours,
+//!    the two counts added), then the inner lines placed to a fraction of a
 //!    pixel near the squares' corners (where pieces rarely reach), on tone,
 //!    smoothed tone or texture, and fitted by least squares, outliers
 //!    refitted without.
