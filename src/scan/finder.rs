@@ -968,22 +968,6 @@ impl Integral {
         }
     }
 
-    /// The mean and the standard deviation over the pixels x0..x1 × y0..y1
-    /// (at least one pixel, clamped to the picture).
-    fn patch(&self, x0: f32, y0: f32, x1: f32, y1: f32) -> [f64; FEATURES] {
-        let clamp = |v: f32, max: usize| (v.max(0.0) as usize).min(max - 1);
-        let (x0, y0) = (clamp(x0, self.width), clamp(y0, self.height));
-        let x1 = (x1.max(0.0) as usize).clamp(x0 + 1, self.width);
-        let y1 = (y1.max(0.0) as usize).clamp(y0 + 1, self.height);
-        let stride = self.width + 1;
-        let at = |x: usize, y: usize| self.sums[y * stride + x];
-        let (a, b, c, d) = (at(x1, y1), at(x0, y1), at(x1, y0), at(x0, y0));
-        let n = ((x1 - x0) * (y1 - y0)) as f64;
-        let mean = (a.0 - b.0 - c.0 + d.0) / n;
-        let square = (a.1 - b.1 - c.1 + d.1) / n;
-        [mean, (square - mean * mean).max(0.0).sqrt()]
-    }
-
     /// Each square's tone and texture, measured in its four corners (where
     /// pieces rarely reach), each two ways ([`VIEWS`]): the mean of all four,
     /// and the mean of the middle two, so that a printed coordinate or a
@@ -1000,13 +984,41 @@ impl Integral {
         }
         let patch = (0.14 * s).max(1.0);
         let (near, far) = (0.08 * s, 0.92 * s - patch);
+        // Along one axis, the near and the far patch of each line of
+        // squares: patch `2 * line + far`.
+        let spans = |origin: f32, size: usize| -> [(usize, usize); 16] {
+            std::array::from_fn(|j| {
+                let start = origin + (j / 2) as f32 * s + if j % 2 == 0 { near } else { far };
+                patch_span(start, start + patch, size)
+            })
+        };
+        let (xs, ys) = (spans(grid.left, self.width), spans(grid.top, self.height));
+        // Every table entry the patches read, gathered row by row before any
+        // arithmetic: the table is megabytes and nearly every read misses the
+        // cache, so independent reads in a row overlap where reads
+        // interleaved with the arithmetic waited one by one.
+        let stride = self.width + 1;
+        let mut lattice = [[(0.0f64, 0.0f64); 32]; 32];
+        for (row, y) in lattice.iter_mut().zip(ys.iter().flat_map(|&(a, b)| [a, b])) {
+            let line = &self.sums[y * stride..(y + 1) * stride];
+            for (entry, x) in row.iter_mut().zip(xs.iter().flat_map(|&(a, b)| [a, b])) {
+                *entry = line[x];
+            }
+        }
+        // The mean and the standard deviation over one patch.
+        let measure = |jx: usize, jy: usize| -> [f64; FEATURES] {
+            let ((x0, x1), (y0, y1)) = (xs[jx], ys[jy]);
+            let at = |kx: usize, ky: usize| lattice[2 * jy + ky][2 * jx + kx];
+            let (a, b, c, d) = (at(1, 1), at(0, 1), at(1, 0), at(0, 0));
+            let n = ((x1 - x0) * (y1 - y0)) as f64;
+            let mean = (a.0 - b.0 - c.0 + d.0) / n;
+            let square = (a.1 - b.1 - c.1 + d.1) / n;
+            [mean, (square - mean * mean).max(0.0).sqrt()]
+        };
         let squares: [[f64; VIEWS]; 64] = std::array::from_fn(|i| {
-            let (x0, y0) = (
-                grid.left + (i % 8) as f32 * s,
-                grid.top + (i / 8) as f32 * s,
-            );
-            let measured = [(near, near), (far, near), (near, far), (far, far)]
-                .map(|(dx, dy)| self.patch(x0 + dx, y0 + dy, x0 + dx + patch, y0 + dy + patch));
+            let (col, row) = (i % 8, i / 8);
+            let measured = [(0, 0), (1, 0), (0, 1), (1, 1)]
+                .map(|(far_x, far_y)| measure(2 * col + far_x, 2 * row + far_y));
             // (all four's mean, the middle two's mean) of one feature.
             let both = |f: usize| {
                 let [a, b, c, d] = measured.map(|m| m[f]);
@@ -1112,6 +1124,13 @@ impl Integral {
 struct Rank {
     both_ways: usize,
     agreement: usize,
+}
+
+/// A patch's pixels along one axis, lo..hi, clamped to the picture's `size`
+/// and at least one pixel wide.
+fn patch_span(lo: f32, hi: f32, size: usize) -> (usize, usize) {
+    let lo = (lo.max(0.0) as usize).min(size - 1);
+    (lo, (hi.max(0.0) as usize).clamp(lo + 1, size))
 }
 
 /// The mean of the middle two of four values (none NaN): the larger of the
