@@ -419,6 +419,18 @@ fn measure_one(
             tally.oriented_scattered_right = tally.oriented_right;
         }
         let by_labels = reading.oriented_by == sense::OrientedBy::Coordinates;
+        // A board turned the wrong way is kept with what decided it and
+        // whether coordinates were drawn.
+        if tally.oriented_right == 0
+            && let Some(dir) = failures
+        {
+            let _ = sample.image.save(dir.join(format!(
+                "turned_{seed}_by_{}_coordinates_{}{}.png",
+                reading.oriented_by.name(),
+                if sample.coordinates { "drawn" } else { "none" },
+                if scattered { "_scattered" } else { "" }
+            )));
+        }
         if sample.coordinates {
             tally.labelled_boards = 1;
             tally.labels_read = usize::from(by_labels);
