@@ -174,13 +174,16 @@ glyph_set noto fonts-noto-core usr/share/fonts/truetype/noto/NotoSansSymbols2-Re
 glyph_set freeserif fonts-freefont-ttf usr/share/fonts/truetype/freefont/FreeSerif.ttf FreeSerif
 # Board coordinates (a-h, 1-8) in real fonts, black on transparent, for the renderer's labels and
 # the reader's templates (docs/scan.md "Printed coordinates"): DejaVu (Bitstream Vera licence),
-# Liberation (OFL-1.1), Latin Modern (GUST Font License), via a fontconfig that sees only these files.
-for package in fonts-dejavu-core fonts-liberation fonts-lmodern; do
+# Liberation (OFL-1.1), Latin Modern (GUST Font License), GNU FreeFont (GPL-3+ with the font
+# exception), Noto (OFL-1.1), via a fontconfig that sees only these files.
+for package in fonts-dejavu-core fonts-liberation fonts-lmodern fonts-freefont-ttf fonts-noto-core; do
     apt-get download $package >/dev/null 2>&1
     dpkg-deb -x ${package}_*.deb labelfonts
 done
 mkdir -p lfonts
-find labelfonts \( -name 'DejaVu*.ttf' -o -name 'Liberation*.ttf' -o -name 'lmroman10-regular.otf' \) -exec cp {} lfonts/ \;
+find labelfonts \( -name 'DejaVu*.ttf' -o -name 'Liberation*.ttf' -o -name 'lmroman10-regular.otf' \
+    -o -name 'Free*.ttf' -o -name 'NotoSerif-Regular.ttf' -o -name 'NotoSans-Regular.ttf' \
+    -o -name 'NotoSansMono-Regular.ttf' \) -exec cp {} lfonts/ \;
 fontconfig_for lfonts lfonts.conf
 label_glyph() { # label_glyph FAMILY WEIGHT CHAR PNG
     printf '<svg xmlns="http://www.w3.org/2000/svg" width="128" height="128"><text x="64" y="104" font-family="%s" font-weight="%s" font-size="112" text-anchor="middle">%s</text></svg>' "$1" "$2" "$3" > l.svg
@@ -189,7 +192,10 @@ label_glyph() { # label_glyph FAMILY WEIGHT CHAR PNG
 for spec in "dejavu-sans-bold:DejaVu Sans:bold" "dejavu-serif:DejaVu Serif:normal" \
     "liberation-sans:Liberation Sans:normal" "liberation-mono-bold:Liberation Mono:bold" \
     "liberation-narrow-bold:Liberation Sans Narrow:bold" "lm-roman:Latin Modern Roman:normal" \
-    "dejavu-mono:DejaVu Sans Mono:normal"; do
+    "dejavu-mono:DejaVu Sans Mono:normal" \
+    "dejavu-sans:DejaVu Sans:normal" "free-serif:FreeSerif:normal" "free-sans:FreeSans:normal" \
+    "free-mono:FreeMono:normal" "noto-serif:Noto Serif:normal" "noto-sans:Noto Sans:normal" \
+    "noto-sans-mono:Noto Sans Mono:normal"; do
     IFS=: read -r name family weight <<< "$spec"
     mkdir -p "$out/_labels/$name"
     for c in a b c d e f g h 1 2 3 4 5 6 7 8; do label_glyph "$family" "$weight" "$c" "$out/_labels/$name/$c.png"; done

@@ -78,7 +78,8 @@ pub enum Tool {
     /// piece or none, calibrated from a photo of the starting position.
     Photo(PhotoArgs),
     /// Print the coordinate templates the reader embeds
-    /// (src/scan/label_templates.txt) from the training label fonts.
+    /// (src/scan/label_templates.txt) from the training and template-only
+    /// label fonts.
     LabelTemplates(LabelTemplatesArgs),
 }
 
@@ -676,7 +677,12 @@ fn run_bench(args: &BenchArgs) -> Result<(), String> {
 }
 
 fn run_label_templates(args: &LabelTemplatesArgs) -> Result<(), String> {
-    let fonts = render::load_label_fonts(&args.art, &render::TRAINING_LABEL_FONTS)?;
+    let names: Vec<&str> = render::TRAINING_LABEL_FONTS
+        .iter()
+        .chain(&render::TEMPLATE_ONLY_LABEL_FONTS)
+        .copied()
+        .collect();
+    let fonts = render::load_label_fonts(&args.art, &names)?;
     if fonts.is_empty() {
         return Err(format!(
             "{}: no _labels fonts (run arena/scan/fetch_art.sh)",
@@ -684,8 +690,9 @@ fn run_label_templates(args: &LabelTemplatesArgs) -> Result<(), String> {
         ));
     }
     println!("# Board-coordinate templates for src/scan/labels.rs, made by");
-    println!("# `tarpon scan label-templates --art ART` from the training label fonts");
-    println!("# (arena/scan/fetch_art.sh; licences in docs/scan.md).");
+    println!("# `tarpon scan label-templates --art ART` from the training label fonts and the");
+    println!("# template-only ones, never a held-out font (arena/scan/fetch_art.sh;");
+    println!("# licences in docs/scan.md).");
     println!("# FONT CHAR ASPECT CELLS (8x12 ink levels, hex, row by row)");
     for font in &fonts {
         for line in super::labels::template_lines(&font.name, &font.glyphs) {

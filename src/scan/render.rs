@@ -42,6 +42,18 @@ pub const TRAINING_LABEL_FONTS: [&str; 4] = [
     "liberation-mono-bold",
 ];
 pub const HELD_OUT_LABEL_FONTS: [&str; 3] = ["liberation-narrow-bold", "lm-roman", "dejavu-mono"];
+/// Fonts only the reader's templates are made from (never drawn on a
+/// rendered board): printed coordinates come in many more fonts than the
+/// renderer draws, and none of these is a held-out one.
+pub const TEMPLATE_ONLY_LABEL_FONTS: [&str; 7] = [
+    "dejavu-sans",
+    "free-serif",
+    "free-sans",
+    "free-mono",
+    "noto-serif",
+    "noto-sans",
+    "noto-sans-mono",
+];
 /// The label fonts drawn on boards of `styles`.
 pub fn label_fonts(styles: Styles) -> &'static [&'static str] {
     match styles {
