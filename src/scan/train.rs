@@ -420,7 +420,8 @@ fn measure_one(
         }
         let by_labels = reading.oriented_by == sense::OrientedBy::Coordinates;
         // A board turned the wrong way is kept with what decided it and
-        // whether coordinates were drawn.
+        // whether coordinates were drawn; so is one whose coordinates were
+        // not read.
         if tally.oriented_right == 0
             && let Some(dir) = failures
         {
@@ -430,6 +431,14 @@ fn measure_one(
                 if sample.coordinates { "drawn" } else { "none" },
                 if scattered { "_scattered" } else { "" }
             )));
+        }
+        if sample.coordinates
+            && !by_labels
+            && let Some(dir) = failures
+        {
+            let _ = sample
+                .image
+                .save(dir.join(format!("coordinates_unread_{seed}.png")));
         }
         if sample.coordinates {
             tally.labelled_boards = 1;
