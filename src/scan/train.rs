@@ -346,6 +346,12 @@ fn measure_one(
     let scattered = origin == render::Origin::Scattered;
     let sample = render::render(&mut rng, sets, fonts, styles, &board);
     let plane = Plane::from_rgb(&sample.image);
+    // With `--failures DIR`, the picture is kept there under `name`.
+    let keep = |name: String| {
+        if let Some(dir) = failures {
+            let _ = sample.image.save(dir.join(name));
+        }
+    };
     let mut tally = Tally {
         boards: 1,
         squares: 64,
@@ -373,12 +379,10 @@ fn measure_one(
     tally.skewed_boards = usize::from(sample.skew != 0.0);
     let Ok((_, grid, reading)) = read_image(net, &sample.image, Bottom::Auto, None) else {
         tally.not_found = 1;
-        if let Some(dir) = failures {
-            let _ = sample.image.save(dir.join(format!(
-                "notfound_{seed}_true_{:.1},{:.1},{:.2},{:.2}.png",
-                sample.left, sample.top, sample.square, sample.skew
-            )));
-        }
+        keep(format!(
+            "notfound_{seed}_true_{:.1},{:.1},{:.2},{:.2}.png",
+            sample.left, sample.top, sample.square, sample.skew
+        ));
         return tally;
     };
     tally.skew_found = tally.skewed_boards * usize::from((grid.skew - sample.skew).abs() < 0.25);
@@ -395,13 +399,11 @@ fn measure_one(
     tally.found_within_10pct = usize::from(corner_error <= 0.10 * s);
     // A grid found more than 3 % off is kept with both grids in its name
     // (left, top, square; the skew drawn and measured).
-    if tally.found_within_3pct == 0
-        && let Some(dir) = failures
-    {
-        let _ = sample.image.save(dir.join(format!(
+    if tally.found_within_3pct == 0 {
+        keep(format!(
             "grid_{seed}_true_{:.1},{:.1},{:.2},{:.2}_found_{:.1},{:.1},{:.2},{:.2}.png",
             sample.left, sample.top, s, sample.skew, grid.left, grid.top, grid.square, grid.skew
-        )));
+        ));
     }
     tally.squares_right = squares_right(&reading, &sample.displayed);
     tally.exact_as_displayed = usize::from(tally.squares_right == 64);
@@ -422,23 +424,16 @@ fn measure_one(
         // A board turned the wrong way is kept with what decided it and
         // whether coordinates were drawn; so is one whose coordinates were
         // not read.
-        if tally.oriented_right == 0
-            && let Some(dir) = failures
-        {
-            let _ = sample.image.save(dir.join(format!(
+        if tally.oriented_right == 0 {
+            keep(format!(
                 "turned_{seed}_by_{}_coordinates_{}{}.png",
                 reading.oriented_by.name(),
                 if sample.coordinates { "drawn" } else { "none" },
                 if scattered { "_scattered" } else { "" }
-            )));
+            ));
         }
-        if sample.coordinates
-            && !by_labels
-            && let Some(dir) = failures
-        {
-            let _ = sample
-                .image
-                .save(dir.join(format!("coordinates_unread_{seed}.png")));
+        if sample.coordinates && !by_labels {
+            keep(format!("coordinates_unread_{seed}.png"));
         }
         if sample.coordinates {
             tally.labelled_boards = 1;
@@ -448,13 +443,9 @@ fn measure_one(
             tally.labels_imagined = usize::from(by_labels);
         }
     }
-    if tally.exact == 0
-        && let Some(dir) = failures
-    {
+    if tally.exact == 0 {
         let truth = reading_fen_placement(&board);
-        let _ = sample
-            .image
-            .save(dir.join(format!("{seed}_{}.png", truth.replace('/', "-"))));
+        keep(format!("{seed}_{}.png", truth.replace('/', "-")));
     }
     tally
 }
