@@ -228,7 +228,7 @@ mod tests {
     #[test]
     fn the_reading_layout_gives_the_trainers_probabilities() {
         for seed in 0..4 {
-            let net = Net::random(seed);
+            let net = Net::random(seed, crate::scan::picture::Shade::Luma);
             let classifier = Classifier::new(&net);
             let input = random_square(100 + seed);
             assert_close(

@@ -180,7 +180,7 @@ fn scan(args: &ScanArgs) -> Result<ExitCode, String> {
     let (plane, grid, reading) = match &args.corners {
         Some(corners) => {
             image = warp_to_corners(&image, corners, FLAT_SQUARE)?;
-            let plane = Plane::from_rgb(&image);
+            let plane = Plane::shaded(&image, net.shade);
             let margin = FLAT_MARGIN as f32 * FLAT_SQUARE as f32;
             let grid = Grid {
                 left: margin,

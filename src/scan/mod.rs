@@ -165,8 +165,9 @@ pub fn doubts(reading: &sense::Reading, doubtful: &[usize]) -> Option<String> {
 /// much again as the grey plane's search.
 const SURE_AGREEMENT: usize = 58;
 
-/// Finds the board in a colour picture and reads it: its grey plane (which
-/// the squares are always read from) and the grid and reading. Where the
+/// Finds the board in a colour picture and reads it: the plane the squares
+/// were read from (the net's [`picture::Shade`]), the grid and the reading.
+/// The board is always looked for on the grey (luma) plane first. Where the
 /// grey plane shows no board, or one on which too few squares alternate, as
 /// when the two square colours are about equally light (purple and brown,
 /// teal and lilac, orange and grey hatching), each colour channel alone is
@@ -219,6 +220,12 @@ pub fn read_image(
         }
     }
     let grid = best?.grid;
+    if net.shade != picture::Shade::Luma {
+        drop(grey_upright);
+        let shaded = picture::Plane::shaded(image, net.shade);
+        let reading = read_grid(net, &shaded, &grid, bottom, to_move);
+        return Ok((shaded, grid, reading));
+    }
     let reading = if grid.skew == grey_skew {
         read_upright(net, &grey_upright, &grid, bottom, to_move)
     } else {

@@ -9,6 +9,7 @@
 use std::fmt;
 
 use super::CLASSES;
+use super::picture::Shade;
 
 pub const SIDE: usize = 32;
 pub(super) const C1: usize = 8;
@@ -32,7 +33,9 @@ pub(super) const B5: usize = W5 + OUT * HIDDEN;
 pub const PARAMS: usize = B5 + OUT;
 
 const MAGIC: &[u8; 8] = b"TSCANNET";
-const VERSION: u32 = 1;
+/// Version 2 adds, after the shape, the [`Shade`] the net reads (0 luma, 1
+/// pigment); version 1 nets read luma.
+const VERSION: u32 = 2;
 /// The shape written in the header, checked on load.
 const SHAPE: [u32; 6] = [
     SIDE as u32,
@@ -42,7 +45,15 @@ const SHAPE: [u32; 6] = [
     HIDDEN as u32,
     OUT as u32,
 ];
-const HEADER: usize = 8 + 4 + 4 * SHAPE.len();
+const HEADER_V1: usize = 8 + 4 + 4 * SHAPE.len();
+const HEADER: usize = HEADER_V1 + 4;
+
+fn shade_code(shade: Shade) -> u32 {
+    match shade {
+        Shade::Luma => 0,
+        Shade::Pigment => 1,
+    }
+}
 
 /// The default weights, trained by `tarpon scan train` (recipe in docs/scan.md).
 static DEFAULT_WEIGHTS: &[u8] = include_bytes!("../../nets/scan.tscan");
@@ -52,6 +63,7 @@ pub enum NetError {
     BadMagic,
     BadVersion(u32),
     BadShape(Vec<u32>),
+    BadShade(u32),
     BadLength { expected: usize, found: usize },
     NotFinite(usize),
 }
@@ -66,6 +78,12 @@ impl fmt::Display for NetError {
             NetError::BadShape(s) => {
                 write!(f, "scan net shape {s:?}, this build expects {SHAPE:?}")
             }
+            NetError::BadShade(code) => {
+                write!(
+                    f,
+                    "scan net reads plane {code}, this build knows 0 (luma) and 1 (pigment)"
+                )
+            }
             NetError::BadLength { expected, found } => {
                 write!(f, "scan net file is {found} bytes, expected {expected}")
             }
@@ -79,6 +97,8 @@ impl std::error::Error for NetError {}
 #[derive(Clone, Debug)]
 pub struct Net {
     pub params: Vec<f32>,
+    /// The plane its squares are read from (`Plane::shaded`).
+    pub shade: Shade,
 }
 
 /// What the forward pass keeps for the backward pass.
@@ -98,8 +118,8 @@ pub struct Trace {
 }
 
 impl Net {
-    /// He-initialised weights from `seed`.
-    pub fn random(seed: u64) -> Net {
+    /// He-initialised weights from `seed`, for squares read from `shade`.
+    pub fn random(seed: u64, shade: Shade) -> Net {
         let mut rng = crate::rng::SplitMix64::new(seed);
         let mut params = vec![0.0f32; PARAMS];
         let blocks = [
@@ -115,7 +135,7 @@ impl Net {
                 *p = rng.symmetric_f32(bound);
             }
         }
-        Net { params }
+        Net { params, shade }
     }
 
     pub fn embedded() -> Result<Net, NetError> {
@@ -134,33 +154,43 @@ impl Net {
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Net, NetError> {
-        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+        if bytes.len() < HEADER_V1 || &bytes[..8] != MAGIC {
             return Err(NetError::BadMagic);
         }
         let word = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
         let version = word(8);
-        if version != VERSION {
-            return Err(NetError::BadVersion(version));
-        }
+        let header = match version {
+            1 => HEADER_V1,
+            VERSION => HEADER,
+            _ => return Err(NetError::BadVersion(version)),
+        };
         let shape: Vec<u32> = (0..SHAPE.len()).map(|i| word(12 + 4 * i)).collect();
         if shape != SHAPE {
             return Err(NetError::BadShape(shape));
         }
-        let expected = HEADER + 4 * PARAMS;
+        let expected = header + 4 * PARAMS;
         if bytes.len() != expected {
             return Err(NetError::BadLength {
                 expected,
                 found: bytes.len(),
             });
         }
-        let params: Vec<f32> = bytes[HEADER..]
+        let shade = match version {
+            1 => Shade::Luma,
+            _ => match word(HEADER_V1) {
+                0 => Shade::Luma,
+                1 => Shade::Pigment,
+                code => return Err(NetError::BadShade(code)),
+            },
+        };
+        let params: Vec<f32> = bytes[header..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
             .collect();
         if let Some(i) = params.iter().position(|p| !p.is_finite()) {
             return Err(NetError::NotFinite(i));
         }
-        Ok(Net { params })
+        Ok(Net { params, shade })
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -170,6 +200,7 @@ impl Net {
         for s in SHAPE {
             bytes.extend_from_slice(&s.to_le_bytes());
         }
+        bytes.extend_from_slice(&shade_code(self.shade).to_le_bytes());
         for p in &self.params {
             bytes.extend_from_slice(&p.to_le_bytes());
         }
@@ -470,7 +501,7 @@ mod tests {
     /// of every block.
     #[test]
     fn backward_matches_finite_differences() {
-        let mut net = Net::random(7);
+        let mut net = Net::random(7, Shade::Luma);
         let mut rng = crate::rng::SplitMix64::new(3);
         let input: Vec<f32> = (0..SIDE * SIDE).map(|_| rng.symmetric_f32(1.0)).collect();
         let target = 4;
@@ -505,7 +536,7 @@ mod tests {
 
     #[test]
     fn malformed_weight_files_are_refused() {
-        let good = Net::random(1).to_bytes();
+        let good = Net::random(1, Shade::Pigment).to_bytes();
         assert!(Net::from_bytes(&good).is_ok());
         assert!(matches!(
             Net::from_bytes(b"nonsense"),
@@ -518,5 +549,37 @@ mod tests {
         let mut bad = good.clone();
         bad[HEADER..HEADER + 4].copy_from_slice(&f32::NAN.to_le_bytes());
         assert!(matches!(Net::from_bytes(&bad), Err(NetError::NotFinite(0))));
+        let mut bad = good.clone();
+        bad[HEADER_V1..HEADER].copy_from_slice(&7u32.to_le_bytes());
+        assert!(matches!(Net::from_bytes(&bad), Err(NetError::BadShade(7))));
+        let mut bad = good;
+        bad[8..12].copy_from_slice(&3u32.to_le_bytes());
+        assert!(matches!(
+            Net::from_bytes(&bad),
+            Err(NetError::BadVersion(3))
+        ));
+    }
+
+    #[test]
+    fn the_plane_a_net_reads_survives_its_file() {
+        for shade in [Shade::Luma, Shade::Pigment] {
+            let net = Net::random(2, shade);
+            let back = Net::from_bytes(&net.to_bytes()).expect("loads");
+            assert_eq!(back.shade, shade);
+            assert_eq!(back.params, net.params);
+        }
+    }
+
+    /// A version 1 file (no plane in its header) reads luma.
+    #[test]
+    fn version_one_files_read_luma() {
+        let net = Net::random(3, Shade::Pigment);
+        let bytes = net.to_bytes();
+        let mut old = bytes[..HEADER_V1].to_vec();
+        old[8..12].copy_from_slice(&1u32.to_le_bytes());
+        old.extend_from_slice(&bytes[HEADER..]);
+        let back = Net::from_bytes(&old).expect("a version 1 file loads");
+        assert_eq!(back.shade, Shade::Luma);
+        assert_eq!(back.params, net.params);
     }
 }

@@ -53,9 +53,46 @@ pub struct Plane {
     pub pixels: Vec<f32>,
 }
 
+/// Which grey a net reads its squares from; the net's file says which (the
+/// board is always found on luma).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Shade {
+    /// 0.299 red + 0.587 green + 0.114 blue.
+    Luma,
+    /// Half luma, half the least of the three channels: a saturated colour
+    /// reads darker than a grey of the same lightness, so gold pieces
+    /// (luma 0.71, here 0.43) no longer look like silver ones (0.79 both
+    /// ways). Greys are unchanged.
+    Pigment,
+}
+
+const LUMA: [f32; 3] = [0.299, 0.587, 0.114];
+
 impl Plane {
     pub fn from_rgb(image: &image::RgbImage) -> Plane {
-        Plane::weighted(image, [0.299, 0.587, 0.114])
+        Plane::weighted(image, LUMA)
+    }
+
+    /// The plane a net reading `shade` sees.
+    pub fn shaded(image: &image::RgbImage, shade: Shade) -> Plane {
+        match shade {
+            Shade::Luma => Plane::from_rgb(image),
+            Shade::Pigment => {
+                let pixels = image
+                    .pixels()
+                    .map(|p| {
+                        let luma: f32 = LUMA.iter().zip(p.0).map(|(w, c)| w * c as f32).sum();
+                        let least = p.0.into_iter().min().unwrap_or(0) as f32;
+                        0.5 * (luma + least) / 255.0
+                    })
+                    .collect();
+                Plane {
+                    width: image.width() as usize,
+                    height: image.height() as usize,
+                    pixels,
+                }
+            }
+        }
     }
 
     /// One colour channel (0 red, 1 green, 2 blue) as a grey picture: where
@@ -307,6 +344,28 @@ mod tests {
                 sum / (taps * taps) as f32
             })
             .collect()
+    }
+
+    #[test]
+    fn pigment_darkens_gold_but_leaves_greys_alone() {
+        let image = image::RgbImage::from_fn(3, 1, |x, _| match x {
+            0 => image::Rgb([200, 200, 200]),
+            1 => image::Rgb([230, 180, 60]),
+            _ => image::Rgb([20, 20, 20]),
+        });
+        let (luma, pigment) = (
+            Plane::shaded(&image, Shade::Luma),
+            Plane::shaded(&image, Shade::Pigment),
+        );
+        for x in [0, 2] {
+            assert!(
+                (luma.at(x, 0) - pigment.at(x, 0)).abs() < 1e-5,
+                "grey at {x}"
+            );
+        }
+        // Gold is nearly as light as the light grey in luma, far darker here.
+        assert!(luma.at(1, 0) > 0.7 && luma.at(0, 0) - luma.at(1, 0) < 0.1);
+        assert!(pigment.at(1, 0) < 0.5);
     }
 
     #[test]

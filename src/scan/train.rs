@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use super::finder::Grid;
 use super::net::{Net, PARAMS, SIDE};
-use super::picture::Plane;
+use super::picture::{Plane, Shade};
 use super::render::{self, HELD_OUT_SETS, LabelFont, PieceSet, Styles, TRAINING_SETS};
 use super::sense::{self, Bottom};
 use super::{EMPTY, call_squares, read_image};
@@ -43,6 +43,10 @@ pub struct TrainArgs {
     /// Start from these weights instead of random ones.
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// The plane the net reads squares from (written in its file); a
+    /// resumed net keeps its own.
+    #[arg(long, value_enum)]
+    pub shade: Option<Shade>,
     /// A PGN file: half the boards show positions from its games (those
     /// `eval` does not measure on: every fourth game is kept for that).
     #[arg(long)]
@@ -109,6 +113,9 @@ fn load_game_positions(
 /// Boards rendered per round; their squares are shuffled together.
 const ROUND: usize = 64;
 
+/// The plane a new net reads unless `--shade` says otherwise.
+const DEFAULT_SHADE: Shade = Shade::Luma;
+
 /// One training square: the net's input and its class.
 struct Example {
     input: Vec<f32>,
@@ -118,11 +125,17 @@ struct Example {
 /// The squares of one rendered board, cut at slightly wrong places and sizes
 /// (as a finder would), most empty squares left out (they are the easy
 /// majority).
-fn examples(sets: &[PieceSet], fonts: &[LabelFont], games: &[[u8; 64]], seed: u64) -> Vec<Example> {
+fn examples(
+    sets: &[PieceSet],
+    fonts: &[LabelFont],
+    games: &[[u8; 64]],
+    shade: Shade,
+    seed: u64,
+) -> Vec<Example> {
     let mut rng = SplitMix64::new(seed);
     let (board, _) = render::pick_position(&mut rng, games);
     let sample = render::render(&mut rng, sets, fonts, Styles::Seen, &board);
-    let picture = Plane::from_rgb(&sample.image);
+    let picture = Plane::shaded(&sample.image, shade);
     let plane = picture.upright(sample.skew);
     let mut out = Vec::new();
     for (i, &class) in sample.displayed.iter().enumerate() {
@@ -170,8 +183,15 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     let games = load_game_positions(args.games.as_deref(), |i| !measured_game(i))?;
     let mut net = match &args.resume {
         Some(path) => Net::load(Some(path))?,
-        None => Net::random(args.seed),
+        None => Net::random(args.seed, args.shade.unwrap_or(DEFAULT_SHADE)),
     };
+    if let Some(shade) = args.shade.filter(|&shade| shade != net.shade) {
+        return Err(format!(
+            "--shade {shade:?}: the resumed net reads {:?}",
+            net.shade
+        ));
+    }
+    let shade = net.shade;
     let mut moments = Moments::zeros(PARAMS);
     let mut steps = 0u64;
     let mut shuffle = SplitMix64::new(args.seed ^ 0x5CA7);
@@ -194,6 +214,7 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
                     &sets,
                     &fonts,
                     &games,
+                    shade,
                     args.seed.wrapping_mul(1_000_003).wrapping_add(b as u64),
                 )
             })
@@ -345,7 +366,7 @@ fn measure_one(
     let (board, origin) = render::pick_position(&mut rng, games);
     let scattered = origin == render::Origin::Scattered;
     let sample = render::render(&mut rng, sets, fonts, styles, &board);
-    let plane = Plane::from_rgb(&sample.image);
+    let plane = Plane::shaded(&sample.image, net.shade);
     // With `--failures DIR`, the picture is kept there under `name`.
     let keep = |name: String| {
         if let Some(dir) = failures {
