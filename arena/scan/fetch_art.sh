@@ -154,6 +154,19 @@ glyph() { # glyph FAMILY CODEPOINT PNG
 glyphs="K:2654 Q:2655 R:2656 B:2657 N:2658 P:2659 k:265A q:265B r:265C b:265D n:265E p:265F"
 mkdir -p "$out/dejavu"
 for pair in $glyphs; do glyph "DejaVu Sans" "${pair#*:}" "$out/dejavu/${pair%%:*}.png"; done
+# The same font as web pages often draw it: every piece the solid glyph,
+# White's filled white with a thin dark stroke (CSS color and
+# -webkit-text-stroke), Black's filled near-black.
+solid_glyph() { # solid_glyph FAMILY CODEPOINT FILL PNG
+    printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text x="50" y="84" font-family="%s" font-size="92" text-anchor="middle" fill="%s" stroke="#222" stroke-width="2.4">&#x%s;</text></svg>' "$1" "$3" "$2" > g.svg
+    raster g.svg "$4"
+}
+mkdir -p "$out/dejavu-solid"
+for pair in K:265A Q:265B R:265C B:265D N:265E P:265F; do
+    letter=${pair%%:*}
+    solid_glyph "DejaVu Sans" "${pair#*:}" "#fff" "$out/dejavu-solid/$letter.png"
+    solid_glyph "DejaVu Sans" "${pair#*:}" "#111" "$out/dejavu-solid/$(echo "$letter" | tr KQRBNP kqrbnp).png"
+done
 fontconfig_for() { # fontconfig_for DIR CONF: a fontconfig that sees only the font files in DIR
     printf '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><dir>%s</dir><cachedir>%s</cachedir></fontconfig>\n' \
         "$work/$1" "$work/$1-cache" > "$2"
