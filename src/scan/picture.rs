@@ -77,21 +77,11 @@ impl Plane {
     pub fn shaded(image: &image::RgbImage, shade: Shade) -> Plane {
         match shade {
             Shade::Luma => Plane::from_rgb(image),
-            Shade::Pigment => {
-                let pixels = image
-                    .pixels()
-                    .map(|p| {
-                        let luma: f32 = LUMA.iter().zip(p.0).map(|(w, c)| w * c as f32).sum();
-                        let least = p.0.into_iter().min().unwrap_or(0) as f32;
-                        0.5 * (luma + least) / 255.0
-                    })
-                    .collect();
-                Plane {
-                    width: image.width() as usize,
-                    height: image.height() as usize,
-                    pixels,
-                }
-            }
+            Shade::Pigment => Plane::mapped(image, |p| {
+                let luma: f32 = LUMA.iter().zip(p).map(|(w, c)| w * c as f32).sum();
+                let least = p.into_iter().min().unwrap_or(0) as f32;
+                0.5 * (luma + least) / 255.0
+            }),
         }
     }
 
@@ -107,14 +97,17 @@ impl Plane {
 
     /// The picture's channels weighed and summed, in 0..=1.
     fn weighted(image: &image::RgbImage, [r, g, b]: [f32; 3]) -> Plane {
-        let pixels = image
-            .pixels()
-            .map(|p| (r * p[0] as f32 + g * p[1] as f32 + b * p[2] as f32) / 255.0)
-            .collect();
+        Plane::mapped(image, |[red, green, blue]| {
+            (r * red as f32 + g * green as f32 + b * blue as f32) / 255.0
+        })
+    }
+
+    /// Each pixel's tone from its red, green and blue.
+    fn mapped(image: &image::RgbImage, tone: impl Fn([u8; 3]) -> f32) -> Plane {
         Plane {
             width: image.width() as usize,
             height: image.height() as usize,
-            pixels,
+            pixels: image.pixels().map(|p| tone(p.0)).collect(),
         }
     }
 
