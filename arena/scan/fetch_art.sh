@@ -147,8 +147,8 @@ for f in "$out"/celtic/*.svg; do raster "$f" "${f%.svg}.png"; rm "$f"; done
 # Chess glyphs drawn as text (white ones are outlines, left unfilled):
 # DejaVu Sans (Bitstream Vera licence, the system font) and Noto Sans Symbols2
 # (OFL-1.1, fonts-noto-core, via a fontconfig that sees only that file).
-glyph() { # glyph FAMILY CODEPOINT PNG
-    printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text x="50" y="84" font-family="%s" font-size="92" text-anchor="middle">&#x%s;</text></svg>' "$1" "$2" > g.svg
+glyph() { # glyph FAMILY CODEPOINT PNG [TEXT_ATTRIBUTES]
+    printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text x="50" y="84" font-family="%s" font-size="92" text-anchor="middle" %s>&#x%s;</text></svg>' "$1" "${4:-}" "$2" > g.svg
     raster g.svg "$3"
 }
 glyphs="K:2654 Q:2655 R:2656 B:2657 N:2658 P:2659 k:265A q:265B r:265C b:265D n:265E p:265F"
@@ -157,15 +157,11 @@ for pair in $glyphs; do glyph "DejaVu Sans" "${pair#*:}" "$out/dejavu/${pair%%:*
 # The same font as web pages often draw it: every piece the solid glyph,
 # White's filled white with a thin dark stroke (CSS color and
 # -webkit-text-stroke), Black's filled near-black.
-solid_glyph() { # solid_glyph FAMILY CODEPOINT FILL PNG
-    printf '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text x="50" y="84" font-family="%s" font-size="92" text-anchor="middle" fill="%s" stroke="#222" stroke-width="2.4">&#x%s;</text></svg>' "$1" "$3" "$2" > g.svg
-    raster g.svg "$4"
-}
 mkdir -p "$out/dejavu-solid"
 for pair in K:265A Q:265B R:265C B:265D N:265E P:265F; do
     letter=${pair%%:*}
-    solid_glyph "DejaVu Sans" "${pair#*:}" "#fff" "$out/dejavu-solid/$letter.png"
-    solid_glyph "DejaVu Sans" "${pair#*:}" "#111" "$out/dejavu-solid/$(echo "$letter" | tr KQRBNP kqrbnp).png"
+    glyph "DejaVu Sans" "${pair#*:}" "$out/dejavu-solid/$letter.png" 'fill="#fff" stroke="#222" stroke-width="2.4"'
+    glyph "DejaVu Sans" "${pair#*:}" "$out/dejavu-solid/$(echo "$letter" | tr KQRBNP kqrbnp).png" 'fill="#111" stroke="#222" stroke-width="2.4"'
 done
 fontconfig_for() { # fontconfig_for DIR CONF: a fontconfig that sees only the font files in DIR
     printf '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><dir>%s</dir><cachedir>%s</cachedir></fontconfig>\n' \

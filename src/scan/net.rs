@@ -48,12 +48,8 @@ const SHAPE: [u32; 6] = [
 const HEADER_V1: usize = 8 + 4 + 4 * SHAPE.len();
 const HEADER: usize = HEADER_V1 + 4;
 
-fn shade_code(shade: Shade) -> u32 {
-    match shade {
-        Shade::Luma => 0,
-        Shade::Pigment => 1,
-    }
-}
+/// Each plane's code in the file is its index here.
+const SHADE_CODES: [Shade; 2] = [Shade::Luma, Shade::Pigment];
 
 /// The default weights, trained by `tarpon scan train` (recipe in docs/scan.md).
 static DEFAULT_WEIGHTS: &[u8] = include_bytes!("../../nets/scan.tscan");
@@ -177,11 +173,12 @@ impl Net {
         }
         let shade = match version {
             1 => Shade::Luma,
-            _ => match word(HEADER_V1) {
-                0 => Shade::Luma,
-                1 => Shade::Pigment,
-                code => return Err(NetError::BadShade(code)),
-            },
+            _ => {
+                let code = word(HEADER_V1);
+                *SHADE_CODES
+                    .get(code as usize)
+                    .ok_or(NetError::BadShade(code))?
+            }
         };
         let params: Vec<f32> = bytes[header..]
             .chunks_exact(4)
@@ -200,7 +197,8 @@ impl Net {
         for s in SHAPE {
             bytes.extend_from_slice(&s.to_le_bytes());
         }
-        bytes.extend_from_slice(&shade_code(self.shade).to_le_bytes());
+        let code = SHADE_CODES.iter().position(|&s| s == self.shade);
+        bytes.extend_from_slice(&(code.expect("every plane has a code") as u32).to_le_bytes());
         for p in &self.params {
             bytes.extend_from_slice(&p.to_le_bytes());
         }
