@@ -15,7 +15,7 @@
 #   MINUTES [120]  wall minutes of self-play    SEED [from the clock]  first datagen seed
 #   GAMES [400]    games of each match          JOBS [all cores]       self-play processes
 #   ANCHOR         the anchor net [generation 16, from git: 33d21cd:nets/default.nnue]
-#   TRAIN_ARGS     the training recipe [two epochs' fine-tune of the default net at lr 1e-4, λ 0.9 (generation 21's);
+#   TRAIN_ARGS     the training recipe [two epochs' fine-tune of the default net at lr 3e-5, λ 0.9 (generation 22's);
 #                  the architecture is the default net's, as the trainer takes it from --init-from]
 # Run it again with the same WORK_DIR and SEED to resume: finished steps are skipped, datagen
 # appends to its files, and an unfinished training starts again (it takes minutes, not hours).
@@ -38,7 +38,7 @@ if ! [[ $minutes =~ ^[0-9]+$ ]] || [ "$minutes" -lt 1 ]; then
   echo "MINUTES must be a whole number of minutes, at least 1 (got $minutes)" >&2
   exit 2
 fi
-recipe=${TRAIN_ARGS:-"--init-from nets/default.nnue --epochs 2 --lr 1e-4 --gamma 0.5 --batch 4096 --lambda 0.9"}
+recipe=${TRAIN_ARGS:-"--init-from nets/default.nnue --epochs 2 --lr 3e-5 --gamma 0.5 --batch 4096 --lambda 0.9"}
 
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
