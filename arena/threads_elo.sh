@@ -7,8 +7,8 @@
 # two gains compare. Needs two otherwise idle cores; nothing else may run.
 # Usage (from the crate root, after `cargo build --release`):
 #   arena/threads_elo.sh ENGINE NAME SEED ROUNDS REPORT
-#   arena/threads_elo.sh target/release/tarpon tarpon 71 50 arena/results/threads_tarpon_2v1_10s.md
-#   arena/threads_elo.sh /usr/games/stockfish sf15 71 50 arena/results/threads_sf15_2v1_10s.md
+#   arena/threads_elo.sh target/release/tarpon tarpon 71 50 arena/results/threads_2v1_10s_3bbd928_played_out.md
+#   arena/threads_elo.sh /usr/games/stockfish sf15 71 50 arena/results/sf_threads_2v1_10s_seed71_played_out.md
 # ROUNDS pairs make 2 x ROUNDS games; PGN=FILE also keeps the games.
 set -eu
 if [ $# -ne 5 ]; then
