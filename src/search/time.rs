@@ -20,8 +20,11 @@ pub struct TimeBudget {
     pub hard_ms: u64,
 }
 
-/// When no `movestogo` is given, plan as if this many moves remain.
-const DEFAULT_MOVES_TO_GO: i64 = 30;
+/// When no `movestogo` is given, plan as if this many moves remain. At 30
+/// tarpon ended its games with a sixth of its clock unspent (Stockfish a
+/// twentieth); 20 spends it sooner and passed its SPRT at 2s+0.02s
+/// (docs/search.md, "Techniques by SPRT").
+const DEFAULT_MOVES_TO_GO: i64 = 20;
 
 /// The budget for the side to move, or `None` when no time limit applies
 /// (depth, nodes, mate, infinite).
