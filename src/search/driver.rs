@@ -8,7 +8,9 @@ use shakmaty::Move;
 
 use super::Score;
 use super::movepick::mvv_lva;
-use super::params::{aspiration_delta, aspiration_growth, aspiration_min_depth};
+use super::params::{
+    aspiration_delta, aspiration_growth, aspiration_min_depth, tm_iteration_start,
+};
 use super::score::{INFINITE, MATE_BOUND, MAX_PLY, is_mate_score};
 use super::searcher::{CompletedIteration, RootMove, Searcher};
 use super::threads::helper_skips_depth;
@@ -249,7 +251,8 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         let soft = budget.soft_ms as f64 * soft_scale(changes, stable, drop, best_node_share);
         // The next iteration takes a few times longer than this one: do not
         // start it when it could not finish within the soft limit.
-        elapsed >= soft || (elapsed >= soft * 0.6 && !is_mate_score(score))
+        let start_limit = soft * f64::from(tm_iteration_start()) / 100.0;
+        elapsed >= soft || (elapsed >= start_limit && !is_mate_score(score))
     }
 
     /// One MultiPV line at one depth, with aspiration windows.

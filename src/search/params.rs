@@ -156,6 +156,10 @@ search_params! {
     /// one that shared it with rivals earns more time.
     tm_node_base = 150, 100, 200, 5;
     tm_node_scale = 135, 80, 200, 8;
+    /// A new iteration starts only before this percentage of the (scaled)
+    /// soft limit has passed: the next one takes a few times longer than the
+    /// last and would rarely finish in the rest.
+    tm_iteration_start = 60, 40, 100, 5;
     /// Correction history: the weight of the pawn-structure entry, out of
     /// 1024 (an entry at its bound is then worth 32 cp)...
     corr_pawn_weight = 1024, 0, 3072, 128;
@@ -282,6 +286,7 @@ mod tests {
             ("aspiration_growth", 46),
             ("tm_node_base", 150),
             ("tm_node_scale", 135),
+            ("tm_iteration_start", 60),
             ("corr_pawn_weight", 1024),
             ("corr_non_pawn_weight", 1024),
         ];
