@@ -8,7 +8,12 @@ Elo, the error bar being half the interval's width. As a check on the copy
 of the formula, each report's own Elo line is recomputed and printed beside
 the one the arena wrote.
 
-Usage: python3 arena/combine_reports.py REPORT.md [REPORT.md ...]
+A run cut short before the arena wrote its report (a killed session) still
+left its PGN: give it as `NAME=GAMES.pgn` and its games are scored from
+NAME's side, the two games of each opening (same FEN, colours swapped)
+making a pair; a lone game counts in W/D/L but in no pair.
+
+Usage: python3 arena/combine_reports.py REPORT.md|NAME=GAMES.pgn [...]
 """
 import math
 import re
@@ -43,12 +48,38 @@ def read_report(path):
     return [int(x) for x in wdl.groups()], [int(x) for x in ptnml.groups()], line.groups()
 
 
+def read_pgn(name, path):
+    """W/D/L and pentanomial counts of NAME's games in an arena PGN."""
+    text = open(path, encoding="utf-8").read()
+    by_opening = {}
+    wdl = [0, 0, 0]
+    for game in re.split(r"\n(?=\[Event )", text):
+        tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', game, re.M))
+        result = tags.get("Result")
+        if name not in (tags.get("White"), tags.get("Black")) or result not in ("1-0", "0-1", "1/2-1/2"):
+            continue
+        points = 0.5 if result == "1/2-1/2" else float((result == "1-0") == (tags["White"] == name))
+        wdl[{1.0: 0, 0.5: 1, 0.0: 2}[points]] += 1
+        side = "white" if tags["White"] == name else "black"
+        by_opening.setdefault(tags.get("FEN", "startpos"), {"white": [], "black": []})[side].append(points)
+    if sum(wdl) == 0:
+        sys.exit(f"{path}: no finished games of {name}")
+    pairs = [0] * 5
+    for sides in by_opening.values():
+        for first, second in zip(sides["white"], sides["black"]):
+            pairs[round((first + second) * 2)] += 1
+    return wdl, pairs, ("?", "?")
+
+
 def main(paths):
     if not paths:
         sys.exit(__doc__)
     total_wdl, total_pairs = [0, 0, 0], [0] * 5
     for path in paths:
-        wdl, pairs, (reported, reported_error) = read_report(path)
+        if path.endswith(".pgn") and "=" in path:
+            wdl, pairs, (reported, reported_error) = read_pgn(*path.split("=", 1))
+        else:
+            wdl, pairs, (reported, reported_error) = read_report(path)
         e, err, _, _ = estimate(pairs)
         print(f"{path}: {wdl[0]}/{wdl[1]}/{wdl[2]} Ptnml {pairs} "
               f"Elo {e:+.1f} +/- {err:.1f} (report: {reported} +/- {reported_error})")
