@@ -11,7 +11,8 @@ the one the arena wrote.
 A run cut short before the arena wrote its report (a killed session) still
 left its PGN: give it as `NAME=GAMES.pgn` and its games are scored from
 NAME's side, the two games of each opening (same FEN, colours swapped)
-making a pair; a lone game counts in W/D/L but in no pair.
+making a pair; a lone game counts in W/D/L but in no pair. PGN input needs
+python-chess (`pip install chess`), read as `arena/time_use.py` reads it.
 
 Usage: python3 arena/combine_reports.py REPORT.md|NAME=GAMES.pgn [...]
 """
@@ -20,6 +21,8 @@ import re
 import sys
 
 Z95 = 1.959963984540054
+# White's points for each finished game's result.
+POINTS = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
 
 
 def elo(score):
@@ -50,25 +53,27 @@ def read_report(path):
 
 def read_pgn(name, path):
     """W/D/L and pentanomial counts of NAME's games in an arena PGN."""
-    text = open(path, encoding="utf-8").read()
+    import chess.pgn  # only this input needs python-chess, as time_use.py does
+
     by_opening = {}
     wdl = [0, 0, 0]
-    for game in re.split(r"\n(?=\[Event )", text):
-        tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', game, re.M))
-        result = tags.get("Result")
-        if name not in (tags.get("White"), tags.get("Black")) or result not in ("1-0", "0-1", "1/2-1/2"):
-            continue
-        points = 0.5 if result == "1/2-1/2" else float((result == "1-0") == (tags["White"] == name))
-        wdl[{1.0: 0, 0.5: 1, 0.0: 2}[points]] += 1
-        side = "white" if tags["White"] == name else "black"
-        by_opening.setdefault(tags.get("FEN", "startpos"), {"white": [], "black": []})[side].append(points)
+    with open(path, encoding="utf-8") as pgn:
+        while (tags := chess.pgn.read_headers(pgn)) is not None:
+            result = tags.get("Result")
+            if name not in (tags.get("White"), tags.get("Black")) or result not in POINTS:
+                continue
+            white = tags["White"] == name
+            points = POINTS[result] if white else 1.0 - POINTS[result]
+            wdl[{1.0: 0, 0.5: 1, 0.0: 2}[points]] += 1
+            sides = by_opening.setdefault(tags.get("FEN", "startpos"), ([], []))
+            sides[0 if white else 1].append(points)
     if sum(wdl) == 0:
         sys.exit(f"{path}: no finished games of {name}")
     pairs = [0] * 5
-    for sides in by_opening.values():
-        for first, second in zip(sides["white"], sides["black"]):
+    for as_white, as_black in by_opening.values():
+        for first, second in zip(as_white, as_black):
             pairs[round((first + second) * 2)] += 1
-    return wdl, pairs, ("?", "?")
+    return wdl, pairs, None
 
 
 def main(paths):
@@ -77,12 +82,13 @@ def main(paths):
     total_wdl, total_pairs = [0, 0, 0], [0] * 5
     for path in paths:
         if path.endswith(".pgn") and "=" in path:
-            wdl, pairs, (reported, reported_error) = read_pgn(*path.split("=", 1))
+            wdl, pairs, reported = read_pgn(*path.split("=", 1))
         else:
-            wdl, pairs, (reported, reported_error) = read_report(path)
+            wdl, pairs, reported = read_report(path)
         e, err, _, _ = estimate(pairs)
+        source = "scored from the PGN" if reported is None else "report: {} +/- {}".format(*reported)
         print(f"{path}: {wdl[0]}/{wdl[1]}/{wdl[2]} Ptnml {pairs} "
-              f"Elo {e:+.1f} +/- {err:.1f} (report: {reported} +/- {reported_error})")
+              f"Elo {e:+.1f} +/- {err:.1f} ({source})")
         total_wdl = [a + b for a, b in zip(total_wdl, wdl)]
         total_pairs = [a + b for a, b in zip(total_pairs, pairs)]
     e, err, lo, hi = estimate(total_pairs)
