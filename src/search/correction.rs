@@ -131,7 +131,8 @@ mod tests {
         for _ in 0..1000 {
             corr.update(pos.snapshot(), 30, 5000);
         }
-        let most = 3 * LIMIT * 1024 / WEIGHT_SCALE;
+        // One pawn entry and two non-pawn entries, each at most LIMIT.
+        let most = LIMIT * (p::corr_pawn_weight() + 2 * p::corr_non_pawn_weight()) / WEIGHT_SCALE;
         assert!(corr.correction(pos.snapshot()) <= most);
         assert!(corr.correction(pos.snapshot()) > 0);
     }
