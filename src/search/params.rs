@@ -310,14 +310,16 @@ mod tests {
 
     #[test]
     fn lmr_reductions_follow_their_formula() {
-        // (0.57 + ln d · ln m / 2.30) truncated, from the default `lmr_base`
-        // and `lmr_divisor`.
+        // (base + ln d · ln m / divisor) truncated, base and divisor in
+        // hundredths: the formula written out apart from the table's code.
+        let base = f64::from(lmr_base()) / 100.0;
+        let divisor = f64::from(lmr_divisor()) / 100.0;
         for d in 0..64usize {
             for m in 0..64usize {
                 let expected = if d == 0 || m == 0 {
                     0
                 } else {
-                    (0.57 + (d as f64).ln() * (m as f64).ln() / 2.30) as i32
+                    (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32
                 };
                 assert_eq!(lmr_reduction(d as i32, m), expected, "depth {d} move {m}");
             }
@@ -328,7 +330,16 @@ mod tests {
     fn spsa_input_has_one_line_per_parameter() {
         let text = spsa_input();
         assert_eq!(text.lines().count(), PARAMS.len());
-        assert!(text.contains("rfp_margin, int, 125, 40, 250, 10, 0.002\n"));
+        // Each line: name, int, default, min, max, step, the learning rate.
+        let rfp = PARAMS
+            .iter()
+            .find(|p| p.name == "rfp_margin")
+            .expect("listed");
+        let line = format!(
+            "rfp_margin, int, {}, {}, {}, {}, 0.002\n",
+            rfp.default, rfp.min, rfp.max, rfp.step
+        );
+        assert!(text.contains(&line), "{line} not in\n{text}");
     }
 
     #[cfg(feature = "tune")]
