@@ -236,6 +236,62 @@ impl Model {
         })
     }
 
+    /// The same model with `half_dims` transformer neurons a perspective,
+    /// more than it has. The new neurons get small random input weights and
+    /// spread biases like a fresh model's, but the first dense layer of every
+    /// stack reads them with weight zero, so the new model computes exactly
+    /// what this one does; training then teaches the new neurons what the old
+    /// ones miss (a net grown as its data grows, instead of one started
+    /// over). None unless `half_dims` is larger.
+    pub fn with_hidden(self, half_dims: usize, seed: u64) -> Option<Model> {
+        let old = self.half_dims;
+        if half_dims <= old {
+            return None;
+        }
+        let stack_layers = self.stack_layers();
+        let mut rng = SplitMix64::new(seed);
+        let ft_weights = self
+            .ft_weights
+            .chunks_exact(old)
+            .flat_map(|row| {
+                let fresh: Vec<f32> = (old..half_dims).map(|_| rng.symmetric_f32(0.02)).collect();
+                row.iter().copied().chain(fresh)
+            })
+            .collect();
+        let mut ft_biases = self.ft_biases;
+        ft_biases.extend((old..half_dims).map(|_| 0.25 + rng.symmetric_f32(0.2)));
+        let layers = self
+            .layers
+            .into_iter()
+            .enumerate()
+            .map(|(i, layer)| {
+                if i % stack_layers != 0 {
+                    return layer;
+                }
+                // The first layer reads [us; them]: each half gains zero columns.
+                debug_assert_eq!(layer.inputs, 2 * old);
+                let zeros = half_dims - old;
+                let weights = layer
+                    .weights
+                    .chunks_exact(old)
+                    .flat_map(|half| half.iter().copied().chain(std::iter::repeat_n(0.0, zeros)))
+                    .collect();
+                Dense {
+                    inputs: 2 * half_dims,
+                    weights,
+                    ..layer
+                }
+            })
+            .collect();
+        Some(Model {
+            half_dims,
+            ft_weights,
+            ft_biases,
+            layers,
+            ..self
+        })
+    }
+
     /// Dense layers per output bucket.
     pub fn stack_layers(&self) -> usize {
         match self.head {
@@ -1153,5 +1209,45 @@ mod tests {
             assert_eq!(a, b, "{fen}");
         }
         assert!(split.with_buckets(2).is_none());
+    }
+
+    /// A model grown wider evaluates every position as before, float and
+    /// quantised, for both heads; it only grows.
+    #[test]
+    fn growing_the_transformer_keeps_the_evaluation() {
+        let screlu = Model::random_screlu(FeatureSet::Chess768(KingBuckets::RANKS4), 16, 5)
+            .with_buckets(8)
+            .unwrap();
+        let plain = Model::random(FeatureSet::HalfKAv2Hm, 16, [8, 8], 6);
+        for model in [screlu, plain] {
+            let grown = model.clone().with_hidden(48, 7).unwrap();
+            assert_eq!(grown.half_dims, 48);
+            assert_eq!(grown.rows() * 48, grown.ft_weights.len());
+            let (q_model, q_grown) = (
+                model.quantise(String::new()).unwrap(),
+                grown.quantise(String::new()).unwrap(),
+            );
+            for fen in [
+                "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+                "4k3/8/8/8/8/8/8/R3K2Q b - - 0 1",
+            ] {
+                let pos = board(fen);
+                let (a, b) = (
+                    model.evaluate(pos.board(), pos.turn()),
+                    grown.evaluate(pos.board(), pos.turn()),
+                );
+                assert!((a - b).abs() < 1e-3, "{fen}: {a} vs {b}");
+                let raw = |net: &Network| {
+                    net.raw_output_board(
+                        crate::eval::nnue::Kernels::scalar(),
+                        &Board::from_shakmaty(pos.board()),
+                        pos.turn(),
+                    )
+                };
+                assert_eq!(raw(&q_model), raw(&q_grown), "{fen}");
+            }
+            assert!(grown.clone().with_hidden(48, 7).is_none());
+            assert!(grown.with_hidden(32, 7).is_none());
+        }
     }
 }

@@ -69,8 +69,7 @@ pub struct TrainArgs {
     /// starts as the bucket it splits).
     #[arg(long, value_parser = KingBuckets::from_name)]
     pub king_buckets: Option<KingBuckets>,
-    /// Feature-transformer neurons per perspective (a multiple of 16).
-    /// Default: the starting net's, else 256.
+    /// Feature-transformer neurons per perspective (a multiple of 16). Default: the starting net's, else 256. With `--init-from` a narrower net, it grows: the new neurons start read with weight zero, so the output is unchanged at first
     #[arg(long)]
     pub hidden: Option<usize>,
     /// Sizes of the two dense hidden layers (not for `--arch chess768`).
@@ -404,7 +403,7 @@ fn initial_state(args: &TrainArgs, start: Start) -> Result<Checkpoint, String> {
         } => {
             let mismatch = || {
                 format!(
-                    "{} is a {architecture} net; pass the matching --arch, --hidden and --buckets (or --buckets N to split a one-bucket net, --king-buckets to spread a Chess768 net over finer king buckets)",
+                    "{} is a {architecture} net; pass the matching --arch, --hidden and --buckets (or --buckets N to split a one-bucket net, --king-buckets to spread a Chess768 net over finer king buckets, a larger --hidden to grow it)",
                     path.display(),
                 )
             };
@@ -412,6 +411,11 @@ fn initial_state(args: &TrainArgs, start: Start) -> Result<Checkpoint, String> {
                 && model.features != args.features()
             {
                 model = model.with_king_buckets(buckets).ok_or_else(mismatch)?;
+            }
+            if model.half_dims < args.hidden() {
+                model = model
+                    .with_hidden(args.hidden(), args.seed)
+                    .ok_or_else(mismatch)?;
             }
             if model.features != args.features()
                 || model.head != args.head()
@@ -1193,9 +1197,13 @@ mod tests {
         );
         child.king_buckets = None;
 
-        // An option given that contradicts the net is still refused.
-        child.init_from = Some(parent_net);
+        // A larger --hidden grows the parent; a smaller one contradicts it
+        // and is refused.
+        child.init_from = Some(parent_net.clone());
         child.hidden = Some(48);
+        assert_eq!(train(&child).unwrap().model.half_dims, 48);
+        child.init_from = Some(parent_net);
+        child.hidden = Some(16);
         assert!(train(&child).unwrap_err().contains("pass the matching"));
     }
 
