@@ -1201,14 +1201,19 @@ mod tests {
             "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
             "4k3/8/8/8/8/8/8/R3K2Q w Q - 0 1",
         ] {
-            let pos = board(fen);
-            let (a, b) = (
-                single.evaluate(pos.board(), pos.turn()),
-                split.evaluate(pos.board(), pos.turn()),
-            );
+            let (a, b) = float_evaluations(&single, &split, fen);
             assert_eq!(a, b, "{fen}");
         }
         assert!(split.with_buckets(2).is_none());
+    }
+
+    /// Two models' float evaluations of `fen`.
+    fn float_evaluations(a: &Model, b: &Model, fen: &str) -> (f32, f32) {
+        let pos = board(fen);
+        (
+            a.evaluate(pos.board(), pos.turn()),
+            b.evaluate(pos.board(), pos.turn()),
+        )
     }
 
     /// A model grown wider evaluates every position as before, float and
@@ -1231,12 +1236,9 @@ mod tests {
                 "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
                 "4k3/8/8/8/8/8/8/R3K2Q b - - 0 1",
             ] {
-                let pos = board(fen);
-                let (a, b) = (
-                    model.evaluate(pos.board(), pos.turn()),
-                    grown.evaluate(pos.board(), pos.turn()),
-                );
+                let (a, b) = float_evaluations(&model, &grown, fen);
                 assert!((a - b).abs() < 1e-3, "{fen}: {a} vs {b}");
+                let pos = board(fen);
                 let raw = |net: &Network| {
                     net.raw_output_board(
                         crate::eval::nnue::Kernels::scalar(),
