@@ -84,6 +84,17 @@ pub fn factor_width(set: FeatureSet) -> usize {
     }
 }
 
+/// A fresh transformer neuron's input weight: small, so no feature dominates.
+fn fresh_ft_weight(rng: &mut SplitMix64) -> f32 {
+    rng.symmetric_f32(0.02)
+}
+
+/// A fresh transformer neuron's bias, spread over the linear part of the
+/// clipped ReLU so every neuron starts out passing gradient.
+fn fresh_ft_bias(rng: &mut SplitMix64) -> f32 {
+    0.25 + rng.symmetric_f32(0.2)
+}
+
 /// A dense layer in float: `outputs` rows of `inputs` weights.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dense {
@@ -149,14 +160,10 @@ impl Model {
         let half_dims = sizes[0] / 2;
         let mut rng = SplitMix64::new(seed);
         let rows = features.dimensions() + factor_width(features);
-        // Small input weights; biases spread over the linear part of the
-        // clipped ReLU so every neuron starts out passing gradient.
         let ft_weights = (0..rows * half_dims)
-            .map(|_| rng.symmetric_f32(0.02))
+            .map(|_| fresh_ft_weight(&mut rng))
             .collect();
-        let ft_biases = (0..half_dims)
-            .map(|_| 0.25 + rng.symmetric_f32(0.2))
-            .collect();
+        let ft_biases = (0..half_dims).map(|_| fresh_ft_bias(&mut rng)).collect();
         let layers = sizes
             .windows(2)
             .map(|io| Dense::random(io[0], io[1], &mut rng))
@@ -254,12 +261,14 @@ impl Model {
             .ft_weights
             .chunks_exact(old)
             .flat_map(|row| {
-                let fresh: Vec<f32> = (old..half_dims).map(|_| rng.symmetric_f32(0.02)).collect();
+                let fresh: Vec<f32> = (old..half_dims)
+                    .map(|_| fresh_ft_weight(&mut rng))
+                    .collect();
                 row.iter().copied().chain(fresh)
             })
             .collect();
         let mut ft_biases = self.ft_biases;
-        ft_biases.extend((old..half_dims).map(|_| 0.25 + rng.symmetric_f32(0.2)));
+        ft_biases.extend((old..half_dims).map(|_| fresh_ft_bias(&mut rng)));
         let layers = self
             .layers
             .into_iter()

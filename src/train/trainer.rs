@@ -69,7 +69,10 @@ pub struct TrainArgs {
     /// starts as the bucket it splits).
     #[arg(long, value_parser = KingBuckets::from_name)]
     pub king_buckets: Option<KingBuckets>,
-    /// Feature-transformer neurons per perspective (a multiple of 16). Default: the starting net's, else 256. With `--init-from` a narrower net, it grows: the new neurons start read with weight zero, so the output is unchanged at first
+    /// Feature-transformer neurons per perspective (a multiple of 16).
+    /// Default: the starting net's, else 256. Larger than an `--init-from`
+    /// net's, it grows that net: the new neurons start read with weight zero,
+    /// so the output is unchanged at first.
     #[arg(long)]
     pub hidden: Option<usize>,
     /// Sizes of the two dense hidden layers (not for `--arch chess768`).
