@@ -124,13 +124,13 @@ pub fn search_with<E: Evaluator, F: Fn() -> E + Sync>(
         let mut depth = main.iterative_deepening();
         main.publish_nodes();
         shared.abort.store(true, Relaxed);
-        let mut tables = vec![std::mem::take(&mut main.history)];
+        let mut helper_tables = Vec::with_capacity(helpers.len());
         let mut deepest: Option<CompletedIteration> = None;
         for handle in helpers {
             let (completed, history) = handle
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            tables.push(history);
+            helper_tables.push(history);
             // Of equally deep helpers the last one counts.
             if deepest.as_ref().is_none_or(|d| completed.depth >= d.depth) {
                 deepest = Some(completed);
@@ -158,7 +158,10 @@ pub fn search_with<E: Evaluator, F: Fn() -> E + Sync>(
             main.report_lines(main.root_depth.max(1), multipv);
         }
         let iterations = std::mem::take(&mut main.iterations);
-        (main.into_summary(), depth, iterations, tables)
+        let (root_moves, seldepth, main_table) = main.into_summary();
+        // Thread 0's table first, as `put_back` expects.
+        let tables = std::iter::once(main_table).chain(helper_tables).collect();
+        ((root_moves, seldepth), depth, iterations, tables)
     });
     histories.put_back(tables);
 
