@@ -21,11 +21,13 @@ pub mod threats;
 pub mod time;
 pub mod tt;
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use shakmaty::Move;
 
-use crate::eval::{EvalChoice, nnue::NnueEvaluator, pst::PstEvaluator};
+use crate::eval::nnue::{Network, NnueEvaluator};
+use crate::eval::{EvalChoice, pst::PstEvaluator};
 use crate::position::Position;
 
 pub use history::HistoryStore;
@@ -191,15 +193,46 @@ pub fn run_search(
     let memory = GameMemory {
         tt,
         histories: &mut histories,
+        evaluators: None,
     };
     run_search_in_game(root, limits, config, memory, control, out)
 }
 
-/// What the searches of one game leave for the next move: table entries and
-/// move-ordering history.
+/// What the searches of one game leave for the next move: table entries,
+/// move-ordering history and, where the caller keeps them, the threads' NNUE
+/// evaluators (a search of a few thousand nodes, as in datagen, then
+/// allocates nothing and refreshes from warm caches).
 pub struct GameMemory<'a> {
     pub tt: &'a TranspositionTable,
     pub histories: &'a mut HistoryStore,
+    pub evaluators: Option<&'a mut EvaluatorStore>,
+}
+
+/// NNUE evaluators kept between the searches of a game, one a thread.
+#[derive(Default)]
+pub struct EvaluatorStore {
+    nnue: Vec<NnueEvaluator>,
+}
+
+impl EvaluatorStore {
+    pub fn new() -> EvaluatorStore {
+        EvaluatorStore::default()
+    }
+
+    /// The kept evaluators, if they evaluate with `net` (another net's are
+    /// dropped: `EvalFile` may have changed between two searches).
+    fn take(&mut self, net: &Arc<Network>) -> Vec<NnueEvaluator> {
+        let kept = std::mem::take(&mut self.nnue);
+        if kept.iter().all(|e| Arc::ptr_eq(e.network(), net)) {
+            kept
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn put_back(&mut self, evaluators: Vec<NnueEvaluator>) {
+        self.nnue = evaluators;
+    }
 }
 
 /// `run_search` for one move of a game: it starts from what the game's
@@ -212,20 +245,97 @@ pub fn run_search_in_game(
     control: &SearchControl,
     out: &mut dyn FnMut(&str),
 ) -> SearchOutcome {
+    let threads = config.threads.clamp(1, MAX_THREADS);
     match &config.eval {
-        EvalChoice::Pst => threads::search_with(
-            root,
-            limits,
-            config,
-            memory,
-            control,
-            out,
-            PstEvaluator::new,
-        ),
-        EvalChoice::Nnue(net) => {
-            threads::search_with(root, limits, config, memory, control, out, || {
-                NnueEvaluator::new(net.clone())
-            })
+        EvalChoice::Pst => {
+            let evals = (0..threads).map(|_| PstEvaluator::new()).collect();
+            threads::search_with(root, limits, config, memory, control, out, evals).0
         }
+        EvalChoice::Nnue(net) => {
+            let GameMemory {
+                tt,
+                histories,
+                mut evaluators,
+            } = memory;
+            let kept = evaluators
+                .as_deref_mut()
+                .map_or_else(Vec::new, |store| store.take(net));
+            let evals = kept
+                .into_iter()
+                .chain(std::iter::repeat_with(|| NnueEvaluator::new(net.clone())))
+                .take(threads)
+                .collect();
+            let memory = GameMemory {
+                tt,
+                histories,
+                evaluators: None,
+            };
+            let (outcome, evals) =
+                threads::search_with(root, limits, config, memory, control, out, evals);
+            if let Some(store) = evaluators {
+                store.put_back(evals);
+            }
+            outcome
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first moves of a game searched at fixed nodes, each search
+    /// starting from what the earlier ones left; `keep` keeps the
+    /// evaluators between them too.
+    fn game(net: &Arc<Network>, keep: bool) -> Vec<(Option<Move>, u64, Score)> {
+        let config = SearchConfig {
+            eval: EvalChoice::Nnue(Arc::clone(net)),
+            ..SearchConfig::default()
+        };
+        let limits = Limits {
+            nodes: Some(3000),
+            ..Limits::default()
+        };
+        let tt = TranspositionTable::new(1);
+        let mut histories = HistoryStore::new();
+        let mut store = EvaluatorStore::new();
+        let mut pos = Position::startpos();
+        let mut moves = Vec::new();
+        for _ in 0..8 {
+            let memory = GameMemory {
+                tt: &tt,
+                histories: &mut histories,
+                evaluators: keep.then_some(&mut store),
+            };
+            let outcome = run_search_in_game(
+                &pos,
+                &limits,
+                &config,
+                memory,
+                &SearchControl::new(),
+                &mut |_| {},
+            );
+            let best = outcome.best.expect("a legal move");
+            moves.push((outcome.best, outcome.nodes, outcome.lines[0].score));
+            pos.make(best);
+        }
+        moves
+    }
+
+    #[test]
+    fn kept_evaluators_search_as_fresh_ones_do() {
+        let net = Network::embedded_default().expect("the build embeds nets/default.nnue");
+        assert_eq!(game(&net, true), game(&net, false));
+    }
+
+    #[test]
+    fn evaluators_of_another_net_are_not_reused() {
+        let net = Network::embedded_default().expect("the build embeds nets/default.nnue");
+        let other = Arc::new(Network::clone(&net));
+        let mut store = EvaluatorStore::new();
+        store.put_back(vec![NnueEvaluator::new(Arc::clone(&net))]);
+        assert!(store.take(&other).is_empty());
+        store.put_back(vec![NnueEvaluator::new(Arc::clone(&net))]);
+        assert_eq!(store.take(&net).len(), 1);
     }
 }

@@ -207,15 +207,15 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
     }
 
     /// The root moves best first and the selective depth, for the outcome,
-    /// and the history tables for the game's next search. Moved out, not
-    /// `mem::take`n: a fresh table is 1.4 MB to zero, 4 % of a datagen
-    /// search of 2000 nodes.
-    pub fn into_summary(self) -> (Vec<RootMove>, usize, History) {
+    /// and the history tables and evaluator for the game's next search.
+    /// Moved out, not `mem::take`n: a fresh table is 1.4 MB to zero, 4 % of
+    /// a datagen search of 2000 nodes.
+    pub fn into_summary(self) -> (Vec<RootMove>, usize, History, E) {
         let seldepth = self
             .root_moves
             .first()
             .map_or(self.seldepth, |rm| rm.seldepth);
-        (self.root_moves, seldepth, self.history)
+        (self.root_moves, seldepth, self.history, self.eval)
     }
 
     pub fn is_main(&self) -> bool {

@@ -46,23 +46,26 @@ pub fn helper_skips_depth(id: usize, depth: i32, max_depth: i32) -> bool {
     ((max_depth - depth + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 == 1
 }
 
-pub fn search_with<E: Evaluator, F: Fn() -> E + Sync>(
+/// Searches `root` with one thread per evaluator in `evals` (the first is the
+/// main thread's) and returns the outcome with the evaluators, for the
+/// game's next search.
+pub fn search_with<E: Evaluator>(
     root: &Position,
     limits: &Limits,
     config: &SearchConfig,
     memory: GameMemory<'_>,
     control: &SearchControl,
     out: &mut dyn FnMut(&str),
-    make_eval: F,
-) -> SearchOutcome {
+    evals: Vec<E>,
+) -> (SearchOutcome, Vec<E>) {
     let started = std::time::Instant::now();
-    let GameMemory { tt, histories } = memory;
+    let GameMemory { tt, histories, .. } = memory;
     let legal = root.legal_moves();
     if legal.is_empty() {
         // Mate or stalemate at the root: report it as Stockfish does.
         let score = if root.is_check() { "mate 0" } else { "cp 0" };
         out(&format!("info depth 0 score {score}"));
-        return SearchOutcome {
+        let outcome = SearchOutcome {
             lines: vec![PvLine {
                 score: if root.is_check() {
                     Score::Mate(0)
@@ -73,9 +76,11 @@ pub fn search_with<E: Evaluator, F: Fn() -> E + Sync>(
             }],
             ..SearchOutcome::default()
         };
+        return (outcome, evals);
     }
     tt.new_search();
-    let threads = config.threads.clamp(1, MAX_THREADS);
+    let threads = evals.len();
+    debug_assert!((1..=MAX_THREADS).contains(&threads));
     let shared = Shared {
         tt,
         control,
@@ -96,21 +101,23 @@ pub fn search_with<E: Evaluator, F: Fn() -> E + Sync>(
 
     let mut tables = histories.take(threads).into_iter();
     let main_history = tables.next().unwrap_or_default();
-    let (main, depth, iterations, tables) = std::thread::scope(|scope| {
+    let mut evals = evals.into_iter();
+    let Some(mut main_eval) = evals.next() else {
+        unreachable!("one evaluator a thread, at least one thread");
+    };
+    let (main, depth, iterations, tables, evals) = std::thread::scope(|scope| {
         let mut helpers = Vec::new();
-        for (id, history) in (1..threads).zip(tables) {
+        for ((id, history), mut eval) in (1..threads).zip(tables).zip(evals) {
             let shared = &shared;
-            let make_eval = &make_eval;
             let spawned = std::thread::Builder::new()
                 .name(format!("tarpon-helper-{id}"))
                 .stack_size(HELPER_STACK_BYTES)
                 .spawn_scoped(scope, move || {
-                    let mut eval = make_eval();
                     eval.reset(root);
                     let mut helper = Searcher::new(id, shared, root, eval, history, None, None);
                     helper.iterative_deepening();
                     helper.publish_nodes();
-                    (helper.completed, helper.history)
+                    (helper.completed, helper.history, helper.eval)
                 });
             match spawned {
                 Ok(handle) => helpers.push(handle),
@@ -118,19 +125,28 @@ pub fn search_with<E: Evaluator, F: Fn() -> E + Sync>(
                 Err(_) => break,
             }
         }
-        let mut eval = make_eval();
-        eval.reset(root);
-        let mut main = Searcher::new(0, &shared, root, eval, main_history, Some(timer), Some(out));
+        main_eval.reset(root);
+        let mut main = Searcher::new(
+            0,
+            &shared,
+            root,
+            main_eval,
+            main_history,
+            Some(timer),
+            Some(out),
+        );
         let mut depth = main.iterative_deepening();
         main.publish_nodes();
         shared.abort.store(true, Relaxed);
         let mut helper_tables = Vec::with_capacity(helpers.len());
+        let mut helper_evals = Vec::with_capacity(helpers.len());
         let mut deepest: Option<CompletedIteration> = None;
         for handle in helpers {
-            let (completed, history) = handle
+            let (completed, history, eval) = handle
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             helper_tables.push(history);
+            helper_evals.push(eval);
             // Of equally deep helpers the last one counts.
             if deepest.as_ref().is_none_or(|d| completed.depth >= d.depth) {
                 deepest = Some(completed);
@@ -158,10 +174,11 @@ pub fn search_with<E: Evaluator, F: Fn() -> E + Sync>(
             main.report_lines(main.root_depth.max(1), multipv);
         }
         let iterations = std::mem::take(&mut main.iterations);
-        let (root_moves, seldepth, main_table) = main.into_summary();
-        // Thread 0's table first, as `put_back` expects.
+        let (root_moves, seldepth, main_table, main_eval) = main.into_summary();
+        // Thread 0's table and evaluator first, as the next search expects.
         let tables = std::iter::once(main_table).chain(helper_tables).collect();
-        ((root_moves, seldepth), depth, iterations, tables)
+        let evals: Vec<E> = std::iter::once(main_eval).chain(helper_evals).collect();
+        ((root_moves, seldepth), depth, iterations, tables, evals)
     });
     histories.put_back(tables);
 
@@ -182,7 +199,7 @@ pub fn search_with<E: Evaluator, F: Fn() -> E + Sync>(
         .first()
         .and_then(|rm| rm.pv.get(1).copied())
         .or_else(|| best.and_then(|b| ponder_from_table(root, b, tt)));
-    SearchOutcome {
+    let outcome = SearchOutcome {
         best,
         ponder,
         lines,
@@ -192,7 +209,8 @@ pub fn search_with<E: Evaluator, F: Fn() -> E + Sync>(
         main_thread_nodes,
         time_ms: started.elapsed().as_millis() as u64,
         iterations,
-    }
+    };
+    (outcome, evals)
 }
 
 /// A reply to ponder on when the PV is one move long: the table's best move

@@ -29,8 +29,8 @@ use crate::eval::nnue::Network;
 use crate::position::Position;
 use crate::rng::SplitMix64;
 use crate::search::{
-    GameMemory, HistoryStore, Limits, Score, SearchConfig, SearchControl, TranspositionTable,
-    run_search_in_game,
+    EvaluatorStore, GameMemory, HistoryStore, Limits, Score, SearchConfig, SearchControl,
+    TranspositionTable, run_search_in_game,
 };
 use crate::tablebase::Tablebase;
 
@@ -251,6 +251,7 @@ fn play_game(setup: &GameSetup, game: u64, tt: &TranspositionTable) -> PlayedGam
     // A game's searches share what they learn, as in a UCI game.
     tt.clear();
     let mut histories = HistoryStore::new();
+    let mut evaluators = EvaluatorStore::new();
     let mut kept: Vec<TrainingPosition> = Vec::new();
     let mut ply = 0;
     let winner = loop {
@@ -266,6 +267,7 @@ fn play_game(setup: &GameSetup, game: u64, tt: &TranspositionTable) -> PlayedGam
         let memory = GameMemory {
             tt,
             histories: &mut histories,
+            evaluators: Some(&mut evaluators),
         };
         let outcome =
             run_search_in_game(&pos, &limits, &setup.config, memory, &control, &mut |_| {});

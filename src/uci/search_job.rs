@@ -77,6 +77,7 @@ pub fn spawn(job: SearchJob, out: Output) -> Option<JoinHandle<()>> {
                         GameMemory {
                             tt: &tt,
                             histories: &mut histories,
+                            evaluators: None,
                         },
                         &control,
                         sink,

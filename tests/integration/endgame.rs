@@ -95,6 +95,7 @@ fn play_out(start: &Position, eval: &EvalChoice) -> Result<usize, String> {
             let memory = GameMemory {
                 tt: &tables[side],
                 histories: &mut histories[side],
+                evaluators: None,
             };
             let outcome = run_search_in_game(&pos, &limits, &config, memory, &control, &mut |_| {});
             let best = outcome.best.ok_or("no move")?;
