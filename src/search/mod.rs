@@ -195,7 +195,7 @@ pub fn run_search(
         histories: &mut histories,
         evaluators: None,
     };
-    run_search_in_game(root, limits, config, memory, control, out)
+    run_search_in_game(root, limits, config, memory, control, Some(out))
 }
 
 /// What the searches of one game leave for the next move: table entries,
@@ -237,13 +237,14 @@ impl EvaluatorStore {
 
 /// `run_search` for one move of a game: it starts from what the game's
 /// earlier searches left in `memory` and leaves what it learned there.
+/// Without `out` no `info` line is even formatted (datagen's searches).
 pub fn run_search_in_game(
     root: &Position,
     limits: &Limits,
     config: &SearchConfig,
     memory: GameMemory<'_>,
     control: &SearchControl,
-    out: &mut dyn FnMut(&str),
+    out: Option<&mut dyn FnMut(&str)>,
 ) -> SearchOutcome {
     let threads = config.threads.clamp(1, MAX_THREADS);
     match &config.eval {
@@ -307,14 +308,8 @@ mod tests {
                 histories: &mut histories,
                 evaluators: keep.then_some(&mut store),
             };
-            let outcome = run_search_in_game(
-                &pos,
-                &limits,
-                &config,
-                memory,
-                &SearchControl::new(),
-                &mut |_| {},
-            );
+            let outcome =
+                run_search_in_game(&pos, &limits, &config, memory, &SearchControl::new(), None);
             let best = outcome.best.expect("a legal move");
             moves.push((outcome.best, outcome.nodes, outcome.lines[0].score));
             pos.make(best);

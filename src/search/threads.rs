@@ -55,7 +55,7 @@ pub fn search_with<E: Evaluator>(
     config: &SearchConfig,
     memory: GameMemory<'_>,
     control: &SearchControl,
-    out: &mut dyn FnMut(&str),
+    mut out: Option<&mut dyn FnMut(&str)>,
     evals: Vec<E>,
 ) -> (SearchOutcome, Vec<E>) {
     let started = std::time::Instant::now();
@@ -64,7 +64,9 @@ pub fn search_with<E: Evaluator>(
     if legal.is_empty() {
         // Mate or stalemate at the root: report it as Stockfish does.
         let score = if root.is_check() { "mate 0" } else { "cp 0" };
-        out(&format!("info depth 0 score {score}"));
+        if let Some(out) = out.as_mut() {
+            out(&format!("info depth 0 score {score}"));
+        }
         let outcome = SearchOutcome {
             lines: vec![PvLine {
                 score: if root.is_check() {
@@ -126,15 +128,7 @@ pub fn search_with<E: Evaluator>(
             }
         }
         main_eval.reset(root);
-        let mut main = Searcher::new(
-            0,
-            &shared,
-            root,
-            main_eval,
-            main_history,
-            Some(timer),
-            Some(out),
-        );
+        let mut main = Searcher::new(0, &shared, root, main_eval, main_history, Some(timer), out);
         let mut depth = main.iterative_deepening();
         main.publish_nodes();
         shared.abort.store(true, Relaxed);

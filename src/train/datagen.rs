@@ -269,8 +269,7 @@ fn play_game(setup: &GameSetup, game: u64, tt: &TranspositionTable) -> PlayedGam
             histories: &mut histories,
             evaluators: Some(&mut evaluators),
         };
-        let outcome =
-            run_search_in_game(&pos, &limits, &setup.config, memory, &control, &mut |_| {});
+        let outcome = run_search_in_game(&pos, &limits, &setup.config, memory, &control, None);
         let (Some(best), Some(line)) = (outcome.best, outcome.lines.first()) else {
             break None;
         };

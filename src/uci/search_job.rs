@@ -80,7 +80,7 @@ pub fn spawn(job: SearchJob, out: Output) -> Option<JoinHandle<()>> {
                             evaluators: None,
                         },
                         &control,
-                        sink,
+                        Some(sink),
                     )
                 });
             }

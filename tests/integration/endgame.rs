@@ -97,7 +97,7 @@ fn play_out(start: &Position, eval: &EvalChoice) -> Result<usize, String> {
                 histories: &mut histories[side],
                 evaluators: None,
             };
-            let outcome = run_search_in_game(&pos, &limits, &config, memory, &control, &mut |_| {});
+            let outcome = run_search_in_game(&pos, &limits, &config, memory, &control, None);
             let best = outcome.best.ok_or("no move")?;
             moves.push(pos.uci(best));
             pos.make(best);
