@@ -253,11 +253,8 @@ pub fn run_search_in_game(
             threads::search_with(root, limits, config, memory, control, out, evals).0
         }
         EvalChoice::Nnue(net) => {
-            let GameMemory {
-                tt,
-                histories,
-                mut evaluators,
-            } = memory;
+            let mut memory = memory;
+            let mut evaluators = memory.evaluators.take();
             let kept = evaluators
                 .as_deref_mut()
                 .map_or_else(Vec::new, |store| store.take(net));
@@ -266,11 +263,6 @@ pub fn run_search_in_game(
                 .chain(std::iter::repeat_with(|| NnueEvaluator::new(net.clone())))
                 .take(threads)
                 .collect();
-            let memory = GameMemory {
-                tt,
-                histories,
-                evaluators: None,
-            };
             let (outcome, evals) =
                 threads::search_with(root, limits, config, memory, control, out, evals);
             if let Some(store) = evaluators {
