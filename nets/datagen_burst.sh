@@ -25,7 +25,7 @@ for i in $(seq 0 $((jobs - 1))); do
     --soft-nodes 1200 --nodes 10000 --threads 1 --book "$book" --random-plies 4 \
     --seed $((seed + i)) ${syzygy:+--syzygy "$syzygy"} --quiet &
 done
-wait || true
+wait
 for f in "$work"/s*.bin; do truncate -s $(($(stat -c%s "$f") / 32 * 32)) "$f"; done
 name=selfplay-s$seed-$((seed + jobs - 1))
 cat "$work"/s*.bin > "$work/$name.bin"
