@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Self-play of the default net on every core of a borrowed machine for a fixed time, packed to travel
+# Self-play (nets/selfplay.sh) of the default net on every core of a borrowed machine for a fixed time, packed to travel
 # back (docs/training.md, "Self-play on a borrowed machine"): the records of all processes, each cut
 # to whole 32-byte records, concatenated and xz-compressed (about 3.7 to 1), split into 16 MB parts.
 #
@@ -20,15 +20,10 @@ case $book in
   *.xz) xz -dc "$book" > "$work/book.epd"; book=$work/book.epd ;;
 esac
 echo "$jobs processes for $seconds s, seeds $seed..$((seed + jobs - 1))"
-for i in $(seq 0 $((jobs - 1))); do
-  timeout "$seconds" "$tarpon" datagen --out "$work/s$((seed + i)).bin" --positions 1000000000 \
-    --soft-nodes 1200 --nodes 10000 --threads 1 --book "$book" --random-plies 4 \
-    --seed $((seed + i)) ${syzygy:+--syzygy "$syzygy"} --quiet &
-done
-wait
-for f in "$work"/s*.bin; do truncate -s $(($(stat -c%s "$f") / 32 * 32)) "$f"; done
+"$(dirname "$0")/selfplay.sh" "$tarpon" "$seconds" "$seed" "$jobs" "$book" "$work/parts" "$syzygy"
+for f in "$work"/parts/selfplay-s*.bin; do truncate -s $(($(stat -c%s "$f") / 32 * 32)) "$f"; done
 name=selfplay-s$seed-$((seed + jobs - 1))
-cat "$work"/s*.bin > "$work/$name.bin"
+cat "$work"/parts/selfplay-s*.bin > "$work/$name.bin"
 echo "$(($(stat -c%s "$work/$name.bin") / 32)) positions, sha256 $(sha256sum < "$work/$name.bin" | cut -c1-64)"
 mkdir -p "$out"
 xz -6 -T"$jobs" -c "$work/$name.bin" | split -b 16000000 -d - "$out/$name.xz.part"

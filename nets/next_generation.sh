@@ -61,18 +61,9 @@ for f in "$pool"/*.bin "$pool"/*.bin.zst; do
   esac
 done
 
-# 1. Self-play. The soft limit gives twice the positions a core-hour of --nodes 5000, each worth as
-# much (nets/LEDGER.md, "Data per core-hour"). timeout ends each process at a game boundary.
+# 1. Self-play, the recipe of nets/selfplay.sh.
 if [ ! -e "$work/selfplay.done" ]; then
-  pids=()
-  for i in $(seq 0 $((jobs - 1))); do
-    timeout --signal=TERM "${minutes}m" nice -n 10 "$tarpon" datagen \
-      --out "$work/selfplay-s$((seed + i)).bin" --positions 1000000000 \
-      --soft-nodes 1200 --nodes 10000 --threads 1 --book "$book" --random-plies 4 \
-      --seed $((seed + i)) --net nets/default.nnue ${syzygy:+--syzygy "$syzygy"} --quiet &
-    pids+=($!)
-  done
-  for pid in "${pids[@]}"; do wait "$pid" || true; done
+  nets/selfplay.sh "$tarpon" "${minutes}m" "$seed" "$jobs" "$book" "$work" "$syzygy" nets/default.nnue
   touch "$work/selfplay.done"
 fi
 
