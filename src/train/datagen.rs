@@ -92,9 +92,13 @@ pub struct DatagenArgs {
     /// Declare a draw after this many plies.
     #[arg(long, default_value_t = 400)]
     pub max_plies: u32,
-    /// Evaluate with this net instead of the PST evaluator (later generations).
+    /// Play with this net [default: the net built into the binary, as the
+    /// engine does].
     #[arg(long)]
     pub net: Option<PathBuf>,
+    /// Play with the PST evaluator instead of a net (generation 0's self-play).
+    #[arg(long, conflicts_with = "net")]
+    pub pst: bool,
     /// Syzygy directories (separated like `SyzygyPath`): a game whose
     /// position the tables can answer ends there with the tables' result.
     #[arg(long)]
@@ -327,6 +331,26 @@ pub fn run(args: DatagenArgs) -> ExitCode {
     }
 }
 
+/// The evaluator the games are played with: `--net`, `--pst`, or else the
+/// binary's own net. Never a silent PST: the built-in net was once assumed
+/// where datagen had quietly played the PST, and 11 M positions were lost to it.
+fn self_play_evaluator(args: &DatagenArgs) -> Result<EvalChoice, String> {
+    if let Some(path) = &args.net {
+        let net = Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        return Ok(EvalChoice::Nnue(Arc::new(net)));
+    }
+    if args.pst {
+        return Ok(EvalChoice::Pst);
+    }
+    match Network::embedded_default() {
+        Some(net) => Ok(EvalChoice::Nnue(net)),
+        None => Err(match Network::embedded_default_error() {
+            Some(e) => format!("the built-in net does not load ({e}): give --net FILE or --pst"),
+            None => "this binary carries no net: give --net FILE or --pst".into(),
+        }),
+    }
+}
+
 /// Plays the games `args` asks for and appends their records to `args.out`.
 pub fn generate(args: &DatagenArgs) -> Result<DatagenReport, String> {
     if args.nodes == 0
@@ -349,12 +373,7 @@ pub fn generate(args: &DatagenArgs) -> Result<DatagenReport, String> {
         return Err("--threads must be at least 1".into());
     }
     let openings = Openings::load(args.book.as_deref())?;
-    let eval = match &args.net {
-        Some(path) => EvalChoice::Nnue(Arc::new(
-            Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?,
-        )),
-        None => EvalChoice::Pst,
-    };
+    let eval = self_play_evaluator(args)?;
     let tablebase = match &args.syzygy {
         Some(paths) => {
             let tables = Tablebase::open(paths);
@@ -504,6 +523,7 @@ mod tests {
             draw_after: 40,
             max_plies: 160,
             net: None,
+            pst: true,
             syzygy: None,
             quiet: true,
         }
@@ -618,12 +638,36 @@ mod tests {
         net.save(dir.join("random.nnue")).unwrap();
         let mut a = args(dir.join("data.bin"));
         a.games = Some(1);
+        a.pst = false;
         a.net = Some(dir.join("random.nnue"));
         let report = generate(&a).unwrap();
         let (records, _) = read_records(&a.out).unwrap();
         assert_eq!(records.len() as u64, report.positions);
         a.net = Some(dir.join("missing.nnue"));
         assert!(generate(&a).is_err());
+    }
+
+    /// Without `--net` or `--pst` the games are the built-in net's: the same
+    /// records as with that net's file named, and not the PST's.
+    #[cfg(tarpon_default_net)]
+    #[test]
+    fn datagen_plays_the_built_in_net_by_default() {
+        let dir = temp_path("built-in");
+        std::fs::create_dir_all(&dir).unwrap();
+        let play = |name: &str, net: Option<PathBuf>, pst: bool| {
+            let mut a = args(dir.join(name));
+            a.games = Some(1);
+            a.net = net;
+            a.pst = pst;
+            generate(&a).unwrap();
+            read_records(&a.out).unwrap().0
+        };
+        let by_default = play("default.bin", None, false);
+        let named = play("named.bin", Some(env!("TARPON_EMBEDDED_NET").into()), false);
+        let pst = play("pst.bin", None, true);
+        assert!(!by_default.is_empty());
+        assert_eq!(by_default, named);
+        assert_ne!(by_default, pst);
     }
 
     #[test]
