@@ -302,6 +302,8 @@ pub struct DatagenReport {
     pub positions: u64,
     /// White wins, draws, black wins.
     pub results: [u64; 3],
+    /// What the games were played with: the PST, the built-in net or a net file.
+    pub played_with: String,
 }
 
 /// `tarpon datagen`.
@@ -311,11 +313,12 @@ pub fn run(args: DatagenArgs) -> ExitCode {
         Ok(r) => {
             let secs = start.elapsed().as_secs_f64();
             println!(
-                "{} games (+{} ={} -{} for white), {} positions written to {} in {:.1} s: {:.1} positions/s, {:.1} per game",
+                "{} games (+{} ={} -{} for white) played with {}, {} positions written to {} in {:.1} s: {:.1} positions/s, {:.1} per game",
                 r.games,
                 r.results[0],
                 r.results[1],
                 r.results[2],
+                r.played_with,
                 r.positions,
                 args.out.display(),
                 secs,
@@ -374,6 +377,14 @@ pub fn generate(args: &DatagenArgs) -> Result<DatagenReport, String> {
     }
     let openings = Openings::load(args.book.as_deref())?;
     let eval = self_play_evaluator(args)?;
+    let played_with = match (&eval, &args.net) {
+        (EvalChoice::Pst, _) => "the PST".to_string(),
+        (_, Some(path)) => format!("the net {}", path.display()),
+        (_, None) => "the built-in net".to_string(),
+    };
+    // Said even with --quiet: a run stopped by a signal prints no summary, and
+    // which evaluator made the data is the one thing its records cannot tell.
+    eprintln!("datagen: playing with {played_with}");
     let tablebase = match &args.syzygy {
         Some(paths) => {
             let tables = Tablebase::open(paths);
@@ -462,6 +473,7 @@ pub fn generate(args: &DatagenArgs) -> Result<DatagenReport, String> {
         games: games.into_inner(),
         positions: positions.into_inner(),
         results: results.map(AtomicU64::into_inner),
+        played_with,
     })
 }
 
