@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Self-play (nets/selfplay.sh) of the default net on every core of a borrowed machine for a fixed time, packed to travel
-# back (docs/training.md, "Self-play on a borrowed machine"): the records of all processes, each cut
-# to whole 32-byte records, concatenated and xz-compressed (about 3.7 to 1), split into 16 MB parts.
+# Self-play (nets/selfplay.sh) of the built-in net on every core of a borrowed machine for a fixed
+# time, packed to travel back (docs/training.md, "Self-play on a borrowed machine"): the records of
+# all processes, each cut to whole 32-byte records, concatenated and xz-compressed (about 3.7 to 1),
+# split into 16 MB parts.
 #
 # Usage: nets/datagen_burst.sh TARPON SECONDS FIRST_SEED BOOK OUT_DIR [SYZYGY_DIR]
 #   TARPON      a release binary (the default net is the one built in)
@@ -9,7 +10,7 @@
 # Unpack: cat OUT_DIR/selfplay-*.xz.part* | xz -dc > selfplay.bin
 set -euo pipefail
 if [ $# -lt 5 ]; then
-  sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 tarpon=$1 seconds=$2 seed=$3 book=$4 out=$5 syzygy=${6:-}

@@ -334,19 +334,23 @@ pub fn run(args: DatagenArgs) -> ExitCode {
     }
 }
 
-/// The evaluator the games are played with: `--net`, `--pst`, or else the
-/// binary's own net. Never a silent PST: the built-in net was once assumed
-/// where datagen had quietly played the PST, and 11 M positions were lost to it.
-fn self_play_evaluator(args: &DatagenArgs) -> Result<EvalChoice, String> {
+/// The evaluator the games are played with (`--net`, `--pst`, or else the
+/// binary's own net) and its name for the log. Never a silent PST: the
+/// built-in net was once assumed where datagen had quietly played the PST,
+/// and 11 M positions were lost to it.
+fn self_play_evaluator(args: &DatagenArgs) -> Result<(EvalChoice, String), String> {
     if let Some(path) = &args.net {
         let net = Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        return Ok(EvalChoice::Nnue(Arc::new(net)));
+        return Ok((
+            EvalChoice::Nnue(Arc::new(net)),
+            format!("the net {}", path.display()),
+        ));
     }
     if args.pst {
-        return Ok(EvalChoice::Pst);
+        return Ok((EvalChoice::Pst, "the PST".into()));
     }
     match Network::embedded_default() {
-        Some(net) => Ok(EvalChoice::Nnue(net)),
+        Some(net) => Ok((EvalChoice::Nnue(net), "the built-in net".into())),
         None => Err(match Network::embedded_default_error() {
             Some(e) => format!("the built-in net does not load ({e}): give --net FILE or --pst"),
             None => "this binary carries no net: give --net FILE or --pst".into(),
@@ -376,12 +380,7 @@ pub fn generate(args: &DatagenArgs) -> Result<DatagenReport, String> {
         return Err("--threads must be at least 1".into());
     }
     let openings = Openings::load(args.book.as_deref())?;
-    let eval = self_play_evaluator(args)?;
-    let played_with = match (&eval, &args.net) {
-        (EvalChoice::Pst, _) => "the PST".to_string(),
-        (_, Some(path)) => format!("the net {}", path.display()),
-        (_, None) => "the built-in net".to_string(),
-    };
+    let (eval, played_with) = self_play_evaluator(args)?;
     // Said even with --quiet: a run stopped by a signal prints no summary, and
     // which evaluator made the data is the one thing its records cannot tell.
     eprintln!("datagen: playing with {played_with}");
