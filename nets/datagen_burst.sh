@@ -10,7 +10,7 @@
 # Unpack: cat OUT_DIR/selfplay-*.xz.part* | xz -dc > selfplay.bin
 set -euo pipefail
 if [ $# -lt 5 ]; then
-  sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 tarpon=$1 seconds=$2 seed=$3 book=$4 out=$5 syzygy=${6:-}
