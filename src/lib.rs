@@ -15,7 +15,7 @@
 //! | `position` | the position the search plays on (its own board and make, shakmaty for rules, FEN and notation): move generation, Zobrist keys, repetition history | `rng` |
 //! | `perft` | counting move-generation leaves: perft, divide, suites, the perft hash table | `position` |
 //! | `tablebase` | Syzygy files: finding and validating them, guarded WDL/DTZ probes, ranking root moves | `position` |
-//! | `eval` | static evaluation: PST, NNUE (format, features, accumulators, SIMD), endgame knowledge | `huge_pages`, `position`, `rng` |
+//! | `eval` | static evaluation: PST, NNUE (format, features, accumulators, SIMD), material scale, endgame knowledge | `huge_pages`, `position`, `rng` |
 //! | `search` | PVS alpha-beta, transposition table, move ordering, time, Lazy SMP, tablebase scores | `eval`, `huge_pages`, `position`, `tablebase` |
 //! | `bench` | the fixed-depth bench: its signature and speed | `eval`, `position`, `search` |
 //! | `uci` | the UCI protocol: reader, options, engine state, `go` jobs, strength limit | `bench`, `eval`, `perft`, `position`, `rng`, `search`, `tablebase` |

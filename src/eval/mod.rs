@@ -1,17 +1,34 @@
 //! Static evaluation. The search talks to every evaluator through
 //! [`Evaluator`], so the classical PST evaluator and the NNUE are
-//! interchangeable (UCI option `Eval`). Endgame knowledge by material
-//! ([`endgame`]) is laid over whichever evaluator runs, by the search.
+//! interchangeable (UCI option `Eval`). The search sees every evaluator's
+//! score through [`as_search_sees`]: a net's scaled by the pieces left
+//! ([`material_scale`]), then with endgame knowledge by material
+//! ([`endgame`]) laid over it.
 
 pub mod cli;
 pub mod endgame;
+pub mod material_scale;
 pub mod nnue;
 pub mod pst;
 pub mod report;
 
 use std::sync::Arc;
 
-use crate::position::{PieceChanges, Position};
+use crate::position::{PieceChanges, Position, Snapshot};
+
+/// An evaluator's score at `pos` (centipawns from the side to move) as the
+/// search sees it: scaled by the material left where the evaluator asks for
+/// it ([`Evaluator::scaled_by_material`]), then with the endgame knowledge
+/// the evaluators lack laid over it. The one place both happen, so the
+/// search, `eval` and `tarpon eval` agree.
+pub fn as_search_sees(pos: &Snapshot, raw: i32, scaled_by_material: bool) -> i32 {
+    let scaled = if scaled_by_material {
+        material_scale::scale(pos.board(), raw)
+    } else {
+        raw
+    };
+    endgame::adjust(pos, scaled)
+}
 
 /// Which evaluator the search uses (UCI option `Eval`).
 #[derive(Clone, Debug)]
@@ -62,4 +79,11 @@ pub trait Evaluator: Send {
     fn pop(&mut self);
     /// Centipawns from the point of view of the side to move in `pos`.
     fn evaluate(&mut self, pos: &Position) -> i32;
+    /// Whether the search scales this evaluator's scores by the material on
+    /// the board ([`material_scale`]). The nets do (measured, docs/search.md);
+    /// the PST does not: the playing levels, which search with it, were
+    /// fitted without.
+    fn scaled_by_material(&self) -> bool {
+        false
+    }
 }

@@ -1,9 +1,9 @@
 //! The static evaluation of a position as text, which `tarpon eval` and the
 //! UCI `eval` command print: every evaluator side by side, and what the
-//! endgame knowledge makes of them.
+//! search makes of them (material scale, endgame knowledge).
 
 use super::Evaluator;
-use super::endgame;
+use super::as_search_sees;
 use super::nnue::network::{Head, SCRELU_RAW_PER_UNIT, STOCKFISH15_UNITS_PER_PAWN};
 use super::nnue::{Kernels, Network, simd_path_name};
 use super::pst::PstEvaluator;
@@ -11,7 +11,7 @@ use crate::position::Position;
 
 /// The static evaluation of `pos` as text: the NNUE with its feature set and
 /// architecture (or a note that no net is loaded), the PST, and what the
-/// endgame knowledge makes of them where it changes them. Scores are
+/// search makes of them where that differs. Scores are
 /// centipawns from the side to move's point of view.
 pub fn eval_report(pos: &Position, net: Option<&Network>) -> String {
     let mut out = format!("position    {}\n", pos.fen());
@@ -54,16 +54,17 @@ pub fn eval_report(pos: &Position, net: Option<&Network>) -> String {
     let pst_eval = pst.evaluate(pos);
     evals.push(("PST", pst_eval));
     out.push_str(&format!("PST         {pst_eval:+} cp (side to move)\n"));
-    // What the search makes of these, where endgame knowledge changes them.
+    // What the search makes of these, where the material scale or endgame
+    // knowledge changes them.
     let adjusted: Vec<String> = evals
         .iter()
-        .map(|&(name, cp)| (name, cp, endgame::adjust(pos.snapshot(), cp)))
+        .map(|&(name, cp)| (name, cp, as_search_sees(pos.snapshot(), cp, name == "NNUE")))
         .filter(|&(_, cp, adjusted)| adjusted != cp)
         .map(|(name, _, adjusted)| format!("{name} {adjusted:+} cp"))
         .collect();
     if !adjusted.is_empty() {
         out.push_str(&format!(
-            "endgame     {} (side to move; with endgame knowledge and fifty-move fade, as the search sees it)\n",
+            "search      {} (side to move, as the search sees it: a net's scaled by material, endgame knowledge, fifty-move fade)\n",
             adjusted.join(", ")
         ));
     }

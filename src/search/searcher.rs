@@ -13,7 +13,7 @@ use super::tb_probe::SearchProbe;
 use super::time::{Clock, TimeBudget};
 use super::tt::{TtHit, refines_eval};
 use super::{Limits, SearchConfig, SearchControl, TranspositionTable};
-use crate::eval::{Evaluator, endgame};
+use crate::eval::{Evaluator, as_search_sees};
 use crate::position::{Position, movegen};
 
 /// Marks "no static evaluation" (in check) in the ply stack and the table.
@@ -223,11 +223,11 @@ impl<'a, 'o, E: Evaluator> Searcher<'a, 'o, E> {
     }
 
     /// Static evaluation from the side to move, kept clear of mate scores:
-    /// the evaluator's, with the endgame knowledge it lacks laid over it
-    /// (the one place where that happens, so every evaluator gets it).
+    /// the evaluator's as the search sees it ([`as_search_sees`]).
     pub fn evaluate(&mut self) -> i32 {
         let eval = self.eval.evaluate(&self.pos);
-        endgame::adjust(self.pos.snapshot(), eval).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        as_search_sees(self.pos.snapshot(), eval, self.eval.scaled_by_material())
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     /// The static evaluation of a node not in check: the raw one (the

@@ -17,7 +17,7 @@ use shakmaty::Move;
 
 use crate::eval::nnue::{NnueEvaluator, SimdPath};
 use crate::eval::report::eval_report;
-use crate::eval::{EvalChoice, Evaluator, endgame, pst::PstEvaluator};
+use crate::eval::{EvalChoice, Evaluator, as_search_sees, endgame, pst::PstEvaluator};
 use crate::perft;
 use crate::position::{Position, START_FEN};
 use crate::rng::SplitMix64;
@@ -480,8 +480,12 @@ impl Engine {
         let choice = self.eval_choice();
         let mut evaluator = evaluator(&choice);
         evaluator.reset(&self.position);
-        // As the search sees it: with the endgame knowledge laid over it.
-        let score = endgame::adjust(self.position.snapshot(), evaluator.evaluate(&self.position));
+        let raw = evaluator.evaluate(&self.position);
+        let score = as_search_sees(
+            self.position.snapshot(),
+            raw,
+            evaluator.scaled_by_material(),
+        );
         let white = if self.position.turn().is_white() {
             score
         } else {

@@ -129,6 +129,10 @@ impl Evaluator for NnueEvaluator {
         self.stack.pop();
     }
 
+    fn scaled_by_material(&self) -> bool {
+        true
+    }
+
     fn evaluate(&mut self, pos: &Position) -> i32 {
         let raw = self.raw_output(pos);
         // The incremental accumulators must equal a fresh refresh. Checked on
