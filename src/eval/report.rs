@@ -5,7 +5,7 @@
 use super::Evaluator;
 use super::as_search_sees;
 use super::nnue::network::{Head, SCRELU_RAW_PER_UNIT, STOCKFISH15_UNITS_PER_PAWN};
-use super::nnue::{Kernels, Network, simd_path_name};
+use super::nnue::{Kernels, Network, SCALED_BY_MATERIAL, simd_path_name};
 use super::pst::PstEvaluator;
 use crate::position::Position;
 
@@ -20,7 +20,7 @@ pub fn eval_report(pos: &Position, net: Option<&Network>) -> String {
         Some(net) => {
             let board = pos.snapshot().board();
             let raw = net.raw_output_board(Kernels::detected(), board, pos.turn());
-            evals.push(("NNUE", net.centipawns(raw)));
+            evals.push(("NNUE", net.centipawns(raw), SCALED_BY_MATERIAL));
             let conversion = match net.head {
                 Head::Screlu => format!("× {} / {SCRELU_RAW_PER_UNIT}", net.output_scale),
                 Head::Plain | Head::Stockfish15 => format!("/ {}", net.output_scale),
@@ -52,13 +52,13 @@ pub fn eval_report(pos: &Position, net: Option<&Network>) -> String {
     let mut pst = PstEvaluator::new();
     pst.reset(pos);
     let pst_eval = pst.evaluate(pos);
-    evals.push(("PST", pst_eval));
+    evals.push(("PST", pst_eval, pst.scaled_by_material()));
     out.push_str(&format!("PST         {pst_eval:+} cp (side to move)\n"));
     // What the search makes of these, where the material scale or endgame
     // knowledge changes them.
     let adjusted: Vec<String> = evals
         .iter()
-        .map(|&(name, cp)| (name, cp, as_search_sees(pos.snapshot(), cp, name == "NNUE")))
+        .map(|&(name, cp, scaled)| (name, cp, as_search_sees(pos.snapshot(), cp, scaled)))
         .filter(|&(_, cp, adjusted)| adjusted != cp)
         .map(|(name, _, adjusted)| format!("{name} {adjusted:+} cp"))
         .collect();

@@ -28,6 +28,11 @@ use crate::position::{PieceChanges, Position};
 use accumulator::AccumulatorStack;
 use layers::Scratch;
 
+/// A net's scores are scaled by the material on the board before the search
+/// sees them ([`Evaluator::scaled_by_material`]); the eval report reads it
+/// here, where it has a bare [`Network`] and no evaluator.
+pub const SCALED_BY_MATERIAL: bool = true;
+
 /// The crate version with the fastest SIMD path of this machine, which NNUE
 /// evaluation uses, e.g. `0.1.0 (nnue simd: avx2)`, for `tarpon --version`.
 /// It does not fix the path: `bench --simd` may still force another.
@@ -130,7 +135,7 @@ impl Evaluator for NnueEvaluator {
     }
 
     fn scaled_by_material(&self) -> bool {
-        true
+        SCALED_BY_MATERIAL
     }
 
     fn evaluate(&mut self, pos: &Position) -> i32 {
