@@ -77,6 +77,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             self.stack[ply - 1].double_extensions
         };
         self.stack[ply].double_extensions = inherited_doubles;
+        self.stack[ply].reduction = 0;
 
         let key = self.pos.key();
         let hit = if excluded.is_none() {
@@ -130,6 +131,25 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             && (ply < 2
                 || self.stack[ply - 2].static_eval == NO_EVAL
                 || static_eval > self.stack[ply - 2].static_eval);
+
+        // Hindsight: the parent reduced the move into this node; the two
+        // static evaluations now say whether it should have.
+        if !root && !in_check && excluded.is_none() {
+            let prior_reduction = self.stack[ply - 1].reduction;
+            let parent_eval = self.stack[ply - 1].static_eval;
+            if parent_eval != NO_EVAL {
+                // The opponent's move did not worsen their position: a deep
+                // reduction may have cut short something real.
+                let opponent_worsening = static_eval > -parent_eval;
+                if prior_reduction >= 3 && !opponent_worsening {
+                    depth += 1;
+                } else if prior_reduction >= 1 && depth >= 2 && static_eval + parent_eval > 60 {
+                    // Their move lost over 60 cp by both evaluations: the
+                    // reduction was right, and this node is worth less still.
+                    depth -= 1;
+                }
+            }
+        }
 
         if !is_pv && !in_check && !root && excluded.is_none() {
             // Reverse futility: far above beta with little depth left, assume it holds.
@@ -333,7 +353,9 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 self.stats.lmr_reductions += u64::from(reduction > 0);
+                self.stack[ply].reduction = reduction;
                 score = -self.negamax(-alpha - 1, -alpha, new_depth - reduction, ply + 1, true);
+                self.stack[ply].reduction = 0;
                 if score > alpha && reduction > 0 {
                     self.stats.lmr_researches += 1;
                     score = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);

@@ -113,6 +113,8 @@ pub struct PlyState {
     /// Double extensions on the path to this ply, capped so that they cannot
     /// make a line arbitrarily long.
     pub double_extensions: u8,
+    /// The late-move reduction of the search below `mv` (0 when unreduced).
+    pub reduction: i32,
 }
 
 /// A thread's result at the end of an iteration it completed.
