@@ -2,7 +2,7 @@
 //! selectivity (null move, reverse futility, futility, late-move pruning and
 //! reductions) and check extensions.
 
-use shakmaty::{Move, MoveList};
+use shakmaty::{Move, MoveList, Rank, Role};
 
 use super::check::CheckSquares;
 use super::history::Continuation;
@@ -323,11 +323,16 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             self.make(ply, m);
             moves_searched += 1;
             let gives_check = self.pos.is_check();
+            // A pawn reaching its seventh rank threatens to promote, which a
+            // shallow search misjudges: it is extended like a check.
+            let pawn_to_seventh = m.role() == Role::Pawn
+                && !m.is_promotion()
+                && m.to().rank() == turn.fold_wb(Rank::Seventh, Rank::Second);
             // Otherwise the check extension.
             let extension = if singular_extension != 0 {
                 singular_extension
             } else {
-                i32::from(gives_check && self.may_extend(ply))
+                i32::from((gives_check || pawn_to_seventh) && self.may_extend(ply))
             };
             self.stack[ply].double_extensions = inherited_doubles + u8::from(extension >= 2);
             let new_depth = depth - 1 + extension;
