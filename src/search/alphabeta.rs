@@ -1,8 +1,8 @@
 //! The main search: negamax principal variation search with the usual
 //! selectivity (null move, reverse futility, futility, late-move pruning and
-//! reductions) and check extensions.
+//! reductions), check and pawn-to-seventh extensions, hindsight depth.
 
-use shakmaty::{Move, MoveList, Rank, Role};
+use shakmaty::{Color, Move, MoveList, Rank, Role};
 
 use super::check::CheckSquares;
 use super::history::Continuation;
@@ -77,7 +77,6 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             self.stack[ply - 1].double_extensions
         };
         self.stack[ply].double_extensions = inherited_doubles;
-        self.stack[ply].reduction = 0;
 
         let key = self.pos.key();
         let hit = if excluded.is_none() {
@@ -323,16 +322,11 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
             self.make(ply, m);
             moves_searched += 1;
             let gives_check = self.pos.is_check();
-            // A pawn reaching its seventh rank threatens to promote, which a
-            // shallow search misjudges: it is extended like a check.
-            let pawn_to_seventh = m.role() == Role::Pawn
-                && !m.is_promotion()
-                && m.to().rank() == turn.fold_wb(Rank::Seventh, Rank::Second);
-            // Otherwise the check extension.
+            // Otherwise the check and pawn-to-seventh extensions.
             let extension = if singular_extension != 0 {
                 singular_extension
             } else {
-                i32::from((gives_check || pawn_to_seventh) && self.may_extend(ply))
+                i32::from((gives_check || is_pawn_to_seventh(m, turn)) && self.may_extend(ply))
             };
             self.stack[ply].double_extensions = inherited_doubles + u8::from(extension >= 2);
             let new_depth = depth - 1 + extension;
@@ -641,6 +635,14 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
         self.null_min_ply = 0;
         (!self.stopped && verified >= beta).then_some(score)
     }
+}
+
+/// A quiet pawn move to the mover's seventh rank: it threatens to promote,
+/// which a shallow search misjudges, so it is extended like a check.
+fn is_pawn_to_seventh(m: Move, turn: Color) -> bool {
+    m.role() == Role::Pawn
+        && !m.is_promotion()
+        && m.to().rank() == turn.fold_wb(Rank::Seventh, Rank::Second)
 }
 
 /// What the singular-extension test decides for the table move.
