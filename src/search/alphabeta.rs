@@ -349,7 +349,11 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                     );
                     reduction -=
                         self.history.quiet_score(turn, continuation, m) / p::lmr_history_divisor();
-                    reduction = reduction.clamp(0, new_depth - 1);
+                    // A quiet whose history outweighs every reason to reduce
+                    // it is searched a ply deeper (Stockfish's negative
+                    // reduction), within the extension limit.
+                    let deepest = -i32::from(extension == 0 && self.may_extend(ply));
+                    reduction = reduction.clamp(deepest, new_depth - 1);
                 }
                 self.stats.lmr_reductions += u64::from(reduction > 0);
                 self.stack[ply].reduction = reduction;
