@@ -641,8 +641,9 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
     }
 }
 
-/// A quiet pawn move to the mover's seventh rank: it threatens to promote,
-/// which a shallow search misjudges, so it is extended like a check.
+/// A pawn's move (capture or not, promotions excepted) to the mover's seventh
+/// rank: it threatens to promote, which a shallow search misjudges, so it is
+/// extended like a check.
 fn is_pawn_to_seventh(m: Move, turn: Color) -> bool {
     m.role() == Role::Pawn
         && !m.is_promotion()

@@ -113,8 +113,9 @@ pub struct PlyState {
     /// Double extensions on the path to this ply, capped so that they cannot
     /// make a line arbitrarily long.
     pub double_extensions: u8,
-    /// The late-move reduction of the search below `mv`: set only while that
-    /// reduced search runs, 0 otherwise (hindsight depth reads it).
+    /// The late-move reduction of the search below `mv` (−1 when it searches
+    /// a ply deeper): set only while that reduced search runs, 0 otherwise
+    /// (hindsight depth reads it).
     pub reduction: i32,
 }
 
