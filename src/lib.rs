@@ -25,6 +25,7 @@
 //! | `explain` | showing how engines think: search trees, evaluation traces, annotated games, mazes | `eval`, `position`, `rng`, `search` |
 //! | `scan` | reading a board from a picture: finder, square classifier, printed coordinates, chess sense, boards at an angle warped flat, photos' occupancy, renderer and trainer, the reader behind UCI's `scan` (feature `scan`) | `explain`, `position`, `rng`, `search`, `train`, `uci` |
 //! | `play` | `tarpon play`: the HTTP server, games by id, the engine's replies and the learner's verdicts, its page, pictures dropped on the board, and the maze and search-view pages with their controls | `eval`, `explain`, `position`, `rng`, `scan`, `search`, `uci` |
+//! | `test_scratch` | unit tests' scratch folders in the system temp folder, removed on drop (`cfg(test)` only) | |
 
 pub mod arena;
 pub mod bench;
@@ -40,5 +41,7 @@ pub mod scan;
 pub mod search;
 pub mod similar;
 pub mod tablebase;
+#[cfg(test)]
+mod test_scratch;
 pub mod train;
 pub mod uci;

@@ -229,6 +229,7 @@ pub fn sequence(len: usize, count: usize, order: Order) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_scratch::ScratchDir;
 
     #[test]
     fn epd_lines_with_and_without_counters() {
@@ -254,8 +255,7 @@ mod tests {
 
     #[test]
     fn pgn_main_line_skips_variations() {
-        let dir = std::env::temp_dir().join(format!("tarpon-book-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = ScratchDir::new("openings-pgn-book");
         let path = dir.join("book.pgn");
         std::fs::write(
             &path,
@@ -265,7 +265,6 @@ mod tests {
         )
         .unwrap();
         let (book, skipped) = load(&path, BookFormat::Pgn, false, None).unwrap();
-        std::fs::remove_dir_all(&dir).ok();
         assert_eq!(skipped, 1);
         assert_eq!(book.len(), 2);
         assert_eq!(

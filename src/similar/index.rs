@@ -375,11 +375,11 @@ impl Index {
 mod tests {
     use super::*;
     use crate::similar::features::Snapshot;
+    use crate::test_scratch::ScratchDir;
     use shakmaty::Chess;
 
     fn small() -> Vec<u8> {
-        let dir = std::env::temp_dir().join(format!("tarpon-similar-index-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = ScratchDir::new("similar-index");
         let path = dir.join("small.idx");
         let k = 2;
         let basis = Basis {
@@ -419,7 +419,6 @@ mod tests {
         assert_eq!((index.entry(0).ply, index.entry(0).played), (3, 12));
         assert_eq!(index.basis().singular, vec![2.0, 1.0]);
         assert_eq!(f32s(index.vector_bytes()), vec![0.6, 0.8]);
-        std::fs::remove_dir_all(&dir).ok();
         bytes
     }
 

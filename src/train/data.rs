@@ -333,14 +333,6 @@ mod tests {
         ]
     }
 
-    fn temp_path(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("tarpon-data-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
-        let _ = std::fs::remove_file(&path);
-        path
-    }
-
     #[test]
     fn records_round_trip() {
         for pos in samples() {
@@ -372,7 +364,8 @@ mod tests {
 
     #[test]
     fn appended_file_reads_back_and_truncated_file_stops_at_last_whole_record() {
-        let path = temp_path("truncated.bin");
+        let dir = crate::test_scratch::ScratchDir::new("data-truncated");
+        let path = dir.join("truncated.bin");
         let all = samples();
         {
             let mut w = RecordWriter::append(&path).unwrap();
@@ -410,7 +403,6 @@ mod tests {
         assert_eq!(dropped, 0);
         assert_eq!(records.len(), all.len());
         assert_eq!(records[3].unpack().unwrap(), all[0]);
-        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]

@@ -492,6 +492,7 @@ fn progress_bar(args: &DatagenArgs) -> ProgressBar {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_scratch::ScratchDir;
     use crate::train::data::read_records;
     use shakmaty::{Chess, FromSetup, Setup};
 
@@ -540,14 +541,6 @@ mod tests {
         }
     }
 
-    fn temp_path(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("tarpon-datagen-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
-        let _ = std::fs::remove_file(&path);
-        path
-    }
-
     #[test]
     fn adjudicator_needs_a_streak_for_the_same_side() {
         let a = args(PathBuf::new());
@@ -591,7 +584,8 @@ mod tests {
 
     #[test]
     fn datagen_writes_filtered_records_reproducibly() {
-        let one = temp_path("one.bin");
+        let dir = ScratchDir::new("datagen-reproducibly");
+        let one = dir.join("one.bin");
         let report = generate(&args(one.clone())).unwrap();
         assert_eq!(report.games, 4);
         let (records, dropped) = read_records(&one).unwrap();
@@ -614,7 +608,7 @@ mod tests {
         }
 
         // The same games with two threads: the same records, maybe reordered.
-        let two = temp_path("two.bin");
+        let two = dir.join("two.bin");
         let mut a = args(two.clone());
         a.threads = Some(2);
         generate(&a).unwrap();
@@ -636,8 +630,7 @@ mod tests {
 
     #[test]
     fn datagen_plays_with_a_net() {
-        let dir = temp_path("net");
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = ScratchDir::new("datagen-net");
         let net = crate::eval::nnue::random::random_network(
             crate::eval::nnue::FeatureSet::HalfKAv2Hm,
             32,
@@ -663,8 +656,7 @@ mod tests {
     #[cfg(tarpon_default_net)]
     #[test]
     fn datagen_plays_the_built_in_net_by_default() {
-        let dir = temp_path("built-in");
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = ScratchDir::new("datagen-built-in");
         let play = |name: &str, net: Option<PathBuf>, pst: bool| {
             let mut a = args(dir.join(name));
             a.games = Some(1);
@@ -683,8 +675,7 @@ mod tests {
 
     #[test]
     fn tablebases_end_games_they_know() {
-        let dir = temp_path("tb");
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = ScratchDir::new("datagen-tb");
         // White's queen against a rook, then black's: won for the side with
         // the queen (the tables say so). Not against a bare king, whose
         // known-win scores are never kept.
@@ -719,10 +710,11 @@ mod tests {
 
     #[test]
     fn bad_arguments_are_refused() {
-        let mut a = args(temp_path("bad.bin"));
+        let dir = ScratchDir::new("datagen-bad");
+        let mut a = args(dir.join("bad.bin"));
         a.nodes = 0;
         assert!(generate(&a).is_err());
-        let mut a = args(temp_path("bad.bin"));
+        let mut a = args(dir.join("bad.bin"));
         a.book = Some(PathBuf::from("/nonexistent/book.epd"));
         assert!(generate(&a).unwrap_err().contains("cannot read book"));
     }

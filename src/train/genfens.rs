@@ -255,8 +255,7 @@ mod tests {
     fn openings_beyond_the_score_limit_are_drawn_again() {
         // A book of one position, white a queen up: a limit of 300 cp
         // rejects every draw and fails cleanly, one of 3000 cp accepts it.
-        let dir = std::env::temp_dir().join(format!("tarpon-genfens-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_scratch::ScratchDir::new("genfens");
         let book = dir.join("lopsided.epd");
         let queen_up = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
         std::fs::write(&book, format!("{queen_up} hmvc 0; fmvn 1;\n")).unwrap();

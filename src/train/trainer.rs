@@ -815,6 +815,7 @@ pub fn quantisation_error(model: &Model, data: &[PackedPosition]) -> Option<(usi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_scratch::ScratchDir;
     use crate::train::data::{GameResult, RecordWriter, TrainingPosition};
     use shakmaty::{Board, Chess, Color, Position as _, Role};
 
@@ -883,12 +884,6 @@ mod tests {
         out
     }
 
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("tarpon-train-{}-{name}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
     fn write_data(path: &Path, positions: &[TrainingPosition]) {
         let _ = std::fs::remove_file(path);
         let mut w = RecordWriter::append(path).unwrap();
@@ -933,21 +928,24 @@ mod tests {
     const ARCHES: [Arch; 3] = [Arch::HalfKP, Arch::HalfKAv2Hm, Arch::Chess768];
 
     /// Trains on material labels once per architecture (Chess768 with the
-    /// default `ranks4` king buckets); tests share the result.
-    fn trained(arch: Arch) -> &'static (TrainReport, PathBuf) {
-        static NETS: [std::sync::OnceLock<(TrainReport, PathBuf)>; ARCHES.len()] =
+    /// default `ranks4` king buckets); tests share the report and the net
+    /// `train` wrote, read back so that its scratch folder can go at once
+    /// (a folder kept in a static would never be removed).
+    fn trained(arch: Arch) -> &'static (TrainReport, Network) {
+        static NETS: [std::sync::OnceLock<(TrainReport, Network)>; ARCHES.len()] =
             [const { std::sync::OnceLock::new() }; ARCHES.len()];
         NETS[arch as usize].get_or_init(|| {
-            let dir = temp_dir(&format!("{arch:?}"));
+            let dir = ScratchDir::new(&format!("train-{arch:?}"));
             write_data(&dir.join("data.bin"), &material_positions(6000, 11));
             let args = small_args(&dir, arch);
-            (train(&args).unwrap(), args.out)
+            let report = train(&args).unwrap();
+            (report, Network::load(&args.out).unwrap())
         })
     }
 
     /// The exported net (what `written_net_is_the_quantised_model` checks
-    /// `train` wrote to `path`).
-    fn exported(model: &Model, _path: &Path) -> Network {
+    /// `train` wrote).
+    fn exported(model: &Model) -> Network {
         model.quantise(String::new()).unwrap()
     }
 
@@ -955,7 +953,7 @@ mod tests {
     /// position of `--data`.
     #[test]
     fn separate_validation_files_replace_the_split() {
-        let dir = temp_dir("val-data");
+        let dir = ScratchDir::new("train-val-data");
         let (train_file, val_file) = (dir.join("train.bin"), dir.join("val.bin"));
         write_data(&train_file, &material_positions(300, 3));
         write_data(&val_file, &material_positions(70, 4));
@@ -973,7 +971,7 @@ mod tests {
     /// thirtyfold every epoch).
     #[test]
     fn keep_best_writes_the_best_epochs_net() {
-        let dir = temp_dir("keep-best");
+        let dir = ScratchDir::new("train-keep-best");
         write_data(&dir.join("data.bin"), &material_positions(2000, 5));
         let mut args = small_args(&dir, Arch::HalfKAv2Hm);
         args.epochs = 4;
@@ -1003,11 +1001,10 @@ mod tests {
     #[test]
     fn written_net_is_the_quantised_model() {
         for arch in ARCHES {
-            let (report, out) = trained(arch);
-            let written = Network::load(out).unwrap();
+            let (report, written) = trained(arch);
             let quantised = report.model.quantise(written.description.clone()).unwrap();
             assert!(
-                written == quantised,
+                *written == quantised,
                 "{arch:?}: the written net is not the quantised model"
             );
         }
@@ -1038,14 +1035,14 @@ mod tests {
         let held_out = clear_material_positions();
         assert!(held_out.len() > 200);
         for arch in ARCHES {
-            let (report, out) = trained(arch);
+            let (report, _) = trained(arch);
             let last = report.epochs.last().unwrap();
             assert_val_loss_halved(report, &format!("{arch:?}"));
             assert!(
                 last.0 < report.epochs[0].0,
                 "{arch:?}: training loss did not fall"
             );
-            let net = exported(&report.model, out);
+            let net = exported(&report.model);
             let (mut float_right, mut quant_right) = (0, 0);
             for p in &held_out {
                 let float = report.model.evaluate(&p.board, p.turn);
@@ -1075,7 +1072,7 @@ mod tests {
     /// gets the sign right on 90% of held-out positions.
     #[test]
     fn quantise_aware_training_learns_through_the_quantised_net() {
-        let dir = temp_dir("quantise-aware");
+        let dir = ScratchDir::new("train-quantise-aware");
         write_data(&dir.join("data.bin"), &material_positions(6000, 11));
         let mut args = small_args(&dir, Arch::HalfKAv2Hm);
         args.quantise_aware = true;
@@ -1110,8 +1107,8 @@ mod tests {
     fn exported_net_agrees_with_the_float_model() {
         let held_out = material_positions(400, 1234);
         for arch in ARCHES {
-            let (report, out) = trained(arch);
-            let net = exported(&report.model, out);
+            let (report, _) = trained(arch);
+            let net = exported(&report.model);
             let mut sum = 0.0;
             for p in &held_out {
                 let float = report.model.evaluate(&p.board, p.turn);
@@ -1138,7 +1135,7 @@ mod tests {
     #[test]
     fn resume_continues_exactly() {
         for arch in [Arch::HalfKP, Arch::Chess768] {
-            let dir = temp_dir(&format!("resume-{arch:?}"));
+            let dir = ScratchDir::new(&format!("train-resume-{arch:?}"));
             write_data(&dir.join("data.bin"), &material_positions(800, 5));
             let mut args = small_args(&dir, arch);
             args.epochs = 2;
@@ -1163,7 +1160,7 @@ mod tests {
 
     #[test]
     fn fine_tune_without_options_takes_the_starting_nets_architecture() {
-        let dir = temp_dir("init-from");
+        let dir = ScratchDir::new("train-init-from");
         write_data(&dir.join("data.bin"), &material_positions(400, 9));
         let mut parent = small_args(&dir, Arch::Chess768);
         parent.king_buckets = Some(KingBuckets::SINGLE);
@@ -1212,7 +1209,7 @@ mod tests {
 
     #[test]
     fn bad_arguments_are_refused() {
-        let dir = temp_dir("bad");
+        let dir = ScratchDir::new("train-bad");
         let mut args = small_args(&dir, Arch::HalfKP);
         args.hidden = Some(30);
         assert!(train(&args).unwrap_err().contains("--hidden"));

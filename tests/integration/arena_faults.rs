@@ -68,7 +68,6 @@ fn a_clean_match_passes_the_gate() {
     let dir = temp_dir("faults-clean");
     let engine = script(&dir, "engine.sh", &format!("exec '{TARPON}'"));
     let (ok, stdout) = gated_match(&engine);
-    std::fs::remove_dir_all(&dir).ok();
     assert!(ok, "{stdout}");
     assert_eq!(fault_row(&stdout, "staged"), [0, 0, 0, 0, 0, 0], "{stdout}");
 }
@@ -88,7 +87,6 @@ fn a_caught_search_panic_fails_the_gate() {
         ),
     );
     let (ok, stdout) = gated_match(&engine);
-    std::fs::remove_dir_all(&dir).ok();
     assert!(!ok, "the gate let an error report through:\n{stdout}");
     let row = fault_row(&stdout, "staged");
     assert!(row[4] > 0, "{stdout}");
@@ -114,7 +112,6 @@ fn an_engine_that_dies_mid_game_fails_the_gate() {
         ),
     );
     let (ok, stdout) = gated_match(&engine);
-    std::fs::remove_dir_all(&dir).ok();
     assert!(!ok, "the gate let a crash through:\n{stdout}");
     let row = fault_row(&stdout, "staged");
     assert!(row[0] + row[1] > 0, "{stdout}");
@@ -144,7 +141,6 @@ fn a_draw_with_five_winning_scores_counts_as_drawn_ahead() {
     )
     .unwrap();
     let (ok, stdout) = match_from(&engine, &openings.to_string_lossy());
-    std::fs::remove_dir_all(&dir).ok();
     assert!(ok, "{stdout}");
     assert!(stdout.contains("Draws: 2"), "{stdout}");
     assert_eq!(fault_row(&stdout, "staged"), [0, 0, 0, 0, 0, 2], "{stdout}");

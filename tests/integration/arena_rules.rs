@@ -3,9 +3,10 @@
 //! misbehave in one chosen way. Every game is judged by the arena; the
 //! result, the PGN Termination tag and the reason comment are checked.
 
-use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
+
+use crate::common::{ScratchDir, temp_dir};
 
 const ARENA: &str = env!("CARGO_BIN_EXE_tarpon");
 
@@ -56,16 +57,15 @@ done
 "#;
 
 struct Sandbox {
-    dir: PathBuf,
+    /// Removed, with the fakes and the PGN, when the sandbox drops.
+    dir: ScratchDir,
     /// Unique argument of the hanging fake's `sleep`, to find it in /proc.
     marker: String,
 }
 
 impl Sandbox {
     fn new(name: &str) -> Sandbox {
-        let dir = std::env::temp_dir().join(format!("tarpon-arena-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = temp_dir(&format!("arena-{name}"));
         for (file, text) in [("uci.sh", UCI_FAKE), ("xboard.sh", XBOARD_FAKE)] {
             let path = dir.join(file);
             std::fs::write(&path, text).unwrap();
@@ -84,12 +84,6 @@ impl Sandbox {
 
     fn pgn(&self) -> String {
         std::fs::read_to_string(self.dir.join("games.pgn")).unwrap_or_default()
-    }
-}
-
-impl Drop for Sandbox {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 

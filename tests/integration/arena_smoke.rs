@@ -21,7 +21,6 @@ fn run_arena(name: &str, args: &[&str]) -> (String, String) {
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
     let text = std::fs::read_to_string(&pgn).unwrap_or_default();
-    std::fs::remove_dir_all(&dir).ok();
     assert!(
         out.status.success(),
         "{stdout}\n{}",

@@ -3,7 +3,7 @@
 
 use std::process::Output;
 
-use crate::common::{stderr, stdout, tarpon};
+use crate::common::{stderr, stdout, tarpon, temp_dir};
 
 #[test]
 fn the_same_seed_prints_the_same_maze() {
@@ -29,8 +29,7 @@ fn the_same_seed_prints_the_same_maze() {
 
 #[test]
 fn bad_maze_input_fails_clearly() {
-    let dir = std::env::temp_dir().join(format!("tarpon-maze-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("maze");
     let ragged = dir.join("ragged.txt");
     std::fs::write(&ragged, "#####\n#S.G#\n###\n").unwrap();
     let o = tarpon(&["explain", "maze", "--file", ragged.to_str().unwrap()]);
@@ -59,7 +58,6 @@ fn bad_maze_input_fails_clearly() {
         assert!(!o.status.success(), "{bad:?}");
         assert!(stderr(&o).starts_with("error"), "{bad:?}: {}", stderr(&o));
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -110,8 +108,7 @@ fn trace_and_game_run_and_reject_bad_input() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("search trace") && stdout(&o).contains("contribution"));
 
-    let dir = std::env::temp_dir().join(format!("tarpon-game-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("game");
     let good = dir.join("good.pgn");
     std::fs::write(&good, "1. f3 e5 2. g4 Qh4# 0-1\n").unwrap();
     let annotated = dir.join("out.pgn");
@@ -147,5 +144,4 @@ fn trace_and_game_run_and_reject_bad_input() {
         assert!(!o.status.success(), "{args:?}");
         assert!(stderr(&o).starts_with("error"), "{args:?}: {}", stderr(&o));
     }
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -12,6 +12,8 @@ use tarpon::eval::nnue::{FeatureSet, Kernels, NetError, Network, NnueEvaluator, 
 use tarpon::position::Position;
 use tarpon::rng::SplitMix64;
 
+use crate::common::temp_dir;
+
 /// Start positions rich in castling, en passant, promotions and king moves;
 /// the last is Chess960.
 const STARTS: [(&str, bool); 6] = [
@@ -208,10 +210,6 @@ fn every_simd_path_equals_scalar_on_random_nets_and_positions() {
     }
 }
 
-pub(crate) fn temp_path(name: &str) -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("tarpon-nnue-test-{}-{name}", std::process::id()))
-}
-
 /// Reads a Stockfish 12 file back; its description is the architecture
 /// string, which replaces the net's own.
 fn read_back_sf12(bytes: &[u8]) -> Network {
@@ -261,11 +259,10 @@ fn nets_round_trip_through_both_formats_and_files() {
         halfkp
     );
 
-    let path = temp_path("roundtrip.nnue");
+    let dir = temp_dir("nnue-roundtrip");
+    let path = dir.join("roundtrip.nnue");
     halfka.save(&path).unwrap();
-    let loaded = Network::load(&path);
-    std::fs::remove_file(&path).unwrap();
-    assert_eq!(loaded.unwrap(), halfka);
+    assert_eq!(Network::load(&path).unwrap(), halfka);
 }
 
 /// Truncated anywhere (header, transformer, dense layers, checksum), a
@@ -370,15 +367,14 @@ fn bad_files_are_rejected_without_panic() {
     }
 
     // Missing and empty files.
+    let dir = temp_dir("nnue-bad-files");
     assert!(matches!(
-        Network::load(temp_path("does-not-exist")),
+        Network::load(dir.join("does-not-exist")),
         Err(NetError::Io(_))
     ));
-    let empty = temp_path("empty.nnue");
+    let empty = dir.join("empty.nnue");
     std::fs::write(&empty, b"").unwrap();
-    let result = Network::load(&empty);
-    std::fs::remove_file(&empty).unwrap();
-    assert!(result.is_err());
+    assert!(Network::load(&empty).is_err());
 }
 
 // ------------------------------------------------------------ hand-made net

@@ -15,9 +15,9 @@ use tarpon::eval::nnue::{FeatureSet, Kernels, NetError, Network, NnueEvaluator};
 use tarpon::position::Position;
 use tarpon::rng::SplitMix64;
 
+use super::common::temp_dir;
 use super::nnue::{
     every_cut_is_refused, incremental_equals_refresh, simd_paths_agree_along_random_walks,
-    temp_path,
 };
 
 #[test]
@@ -117,11 +117,10 @@ fn screlu_files_round_trip_and_damaged_ones_are_refused() {
     );
     assert_eq!(&bytes[WIDTH_AT..WIDTH_AT + 4], &16u32.to_le_bytes());
     assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
-    let path = temp_path("screlu.nnue");
+    let dir = temp_dir("nnue-screlu-roundtrip");
+    let path = dir.join("screlu.nnue");
     net.save(&path).unwrap();
-    let loaded = Network::load(&path);
-    std::fs::remove_file(&path).unwrap();
-    assert_eq!(loaded.unwrap(), net);
+    assert_eq!(Network::load(&path).unwrap(), net);
     // A single bucket and a plain head over Chess768 round-trip too.
     let single = random_screlu_network(FeatureSet::Chess768(KingBuckets::SINGLE), 32, 1, 102);
     let single = single.unwrap();

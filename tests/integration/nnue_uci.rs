@@ -10,8 +10,8 @@ use tarpon::eval::nnue::random::random_network;
 
 #[test]
 fn evalfile_loads_and_bad_files_keep_the_current_net() {
-    let dir = std::env::temp_dir().join(format!("tarpon nnue uci {}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    // Spaces in the folder's name too: the path reaches `setoption` as is.
+    let dir = super::common::temp_dir("nnue uci");
     let good = dir.join("net with spaces.nnue");
     let corrupt = dir.join("corrupt.nnue");
     let net = random_network(FeatureSet::HalfKAv2Hm, 32, &[8, 8], 1, 5).unwrap();
@@ -40,7 +40,6 @@ fn evalfile_loads_and_bad_files_keep_the_current_net() {
         .write_all(script.as_bytes())
         .unwrap();
     let output = child.wait_with_output().unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
     let text = String::from_utf8_lossy(&output.stdout);
     let lines: Vec<&str> = text.lines().collect();
 
@@ -93,7 +92,8 @@ fn chess768_screlu_nets_load_search_and_evaluate() {
     use tarpon::eval::nnue::random::random_screlu_network;
     use tarpon::position::Position;
 
-    let path = temp_dir("screlu-uci").join("chess768.nnue");
+    let dir = temp_dir("screlu-uci");
+    let path = dir.join("chess768.nnue");
     let set = FeatureSet::Chess768(KingBuckets::RANKS4);
     random_screlu_network(set, 32, 8, 6)
         .unwrap()
@@ -120,7 +120,6 @@ fn chess768_screlu_nets_load_search_and_evaluate() {
     engine.go_legal(&position, "go depth 4");
     engine.finish();
     let eval = stdout(&tarpon(&["eval", "--net", path.to_str().unwrap()]));
-    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     assert!(
         eval.lines()
             .any(|l| l.starts_with("NNUE ") && l.contains(" cp")),

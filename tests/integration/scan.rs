@@ -273,7 +273,6 @@ fn bad_pictures_are_refused_clearly() {
         &tarpon(&["scan", &path("missing.png")]),
         "cannot read the file",
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -288,7 +287,6 @@ fn a_malformed_weight_file_is_refused() {
         &fixture("cburnett-white-bottom.png"),
     ]);
     assert_refused(&o, "scan net");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A PNG whose header claims `width`×`height` pixels, with an empty data
@@ -387,7 +385,6 @@ fn the_uci_loop_sets_the_position_read_from_a_picture_and_keeps_serving() {
             .any(|l| l.starts_with("Fen: 1K3R2/PPP3PP/2N5/4P3/4n3/3p4/ppp3pp/1k3r2 b")),
         "{board:?}"
     );
-    let _ = std::fs::remove_dir_all(dir);
     e.finish();
 }
 
@@ -435,7 +432,7 @@ fn a_screenshot_of_xboard_is_read_both_ways_up() {
         let xboard = KillOnDrop(
             std::process::Command::new(program)
                 .env("DISPLAY", &display)
-                .env("HOME", &dir)
+                .env("HOME", dir.as_os_str())
                 .args([
                     "-ncp",
                     "-size",
@@ -476,7 +473,6 @@ fn a_screenshot_of_xboard_is_read_both_ways_up() {
         assert_reads(&shot, placement, bottom, "xboard");
     }
     drop(xvfb);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -530,7 +526,6 @@ fn a_book_diagram_typeset_by_latex_is_read_both_ways_up() {
         let json = assert_reads(&shot, placement, bottom, "the diagram");
         assert_eq!(json["oriented_by"], "coordinates", "{json}");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Scans `shot` and requires `placement` with `bottom` ("white" or
@@ -760,7 +755,8 @@ fn a_board_whose_square_colours_are_equally_light_is_found_by_colour() {
         finder::find(&Plane::from_rgb(&picture)).is_err(),
         "the grey plane alone should show no board here, or this test shows nothing"
     );
-    let path = temp_dir("scan-equally-light").join("lilac-brown.png");
+    let dir = temp_dir("scan-equally-light");
+    let path = dir.join("lilac-brown.png");
     picture.save(&path).expect("write");
     let o = tarpon(&["scan", path.to_str().expect("UTF-8")]);
     assert_eq!(first_line(&o), CBURNETT_FEN, "stderr: {}", stderr(&o));

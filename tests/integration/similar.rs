@@ -84,7 +84,6 @@ fn similar_index_counts_positions_and_skips_bad_games() {
     let (_, report) = index(&dir, "5");
     // Plies 0, 5, ..., 90 of each game: 19 each.
     assert!(report.contains("indexed 57 positions"), "{report}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -131,7 +130,6 @@ fn similar_query_finds_the_game_of_an_indexed_position_first() {
     let text = stdout(&o);
     assert!(text.contains("Nearest 3 positions"), "{text}");
     assert!(text.contains("What the masters played"), "{text}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -173,7 +171,6 @@ fn similar_colour_flipped_positions_match_with_moves_in_their_own_frame() {
     assert!(o.status.success(), "{}", stderr(&o));
     let (first, sim) = first_neighbour(&stdout(&o));
     assert!(sim < 0.999, "{first}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -241,7 +238,6 @@ fn similar_refuses_damaged_indexes_and_bad_input_clearly() {
     assert!(!o.status.success() && stderr(&o).contains("cannot open"));
     let o = tarpon(&["similar", "index", "--pgn", "no/such.pgn", "--out", "x.idx"]);
     assert!(!o.status.success() && stderr(&o).contains("cannot read the PGN"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// An open index is the process's own copy: truncating the file afterwards
@@ -266,5 +262,4 @@ fn similar_an_open_index_survives_its_file_being_truncated() {
         "{}",
         stderr(&o)
     );
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -2,10 +2,7 @@
 //! (all 3- and 4-piece endgames): probe values, root move ranking, the
 //! fifty-move rule, and damaged table files.
 
-use std::{
-    fs,
-    path::{Path, PathBuf},
-};
+use std::{fs, path::Path};
 
 use shakmaty::Position as _;
 use tarpon::{
@@ -17,6 +14,8 @@ use tarpon::{
     },
     tablebase::{ProbeSettings, Syzygy, Tablebase, Wdl},
 };
+
+use crate::common::{ScratchDir, temp_dir};
 
 const SYZYGY: &str = "tests/data/syzygy";
 
@@ -150,14 +149,14 @@ fn opens_every_table_in_the_directory() {
 
 #[test]
 fn several_directories_are_joined() {
-    let dir = TempDir::new("split");
+    let dir = temp_dir("tb-split");
     for name in ["KQvK.rtbw", "KQvK.rtbz"] {
-        fs::copy(Path::new(SYZYGY).join(name), dir.0.join(name)).unwrap();
+        fs::copy(Path::new(SYZYGY).join(name), dir.join(name)).unwrap();
     }
     let sep = tarpon::tablebase::PATH_SEPARATOR;
     let tb = Tablebase::open(&format!(
         "{}{sep}/nonexistent/tarpon{sep}{SYZYGY}",
-        dir.0.display()
+        dir.display()
     ));
     assert_eq!(tables().counts(), tb.counts(), "duplicates count once");
     let report = tb.report().join("\n");
@@ -357,36 +356,14 @@ fn following_the_ranking_mates_within_the_fifty_move_rule() {
     }
 }
 
-/// A temporary directory removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let path = std::env::temp_dir().join(format!("tarpon-tb-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&path);
-        fs::create_dir_all(&path).unwrap();
-        TempDir(path)
+/// A scratch folder with a copy of the shared tables, to damage at will.
+fn scratch_with_tables(name: &str) -> ScratchDir {
+    let dir = temp_dir(&format!("tb-{name}"));
+    for entry in fs::read_dir(SYZYGY).unwrap() {
+        let entry = entry.unwrap();
+        fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
     }
-
-    /// A copy of the shared tables.
-    fn with_tables(name: &str) -> TempDir {
-        let dir = TempDir::new(name);
-        for entry in fs::read_dir(SYZYGY).unwrap() {
-            let entry = entry.unwrap();
-            fs::copy(entry.path(), dir.0.join(entry.file_name())).unwrap();
-        }
-        dir
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
+    dir
 }
 
 /// Legal placements of a white piece (`Q`, `R`, ...) beside four pairs of
@@ -421,19 +398,19 @@ fn sweep(piece: char) -> Vec<Position> {
 
 #[test]
 fn truncated_tables_are_reported_and_left_out() {
-    let dir = TempDir::with_tables("truncated");
+    let dir = scratch_with_tables("truncated");
     // Cut to a size the format allows (16 mod 64): only probing shows it.
-    let wdl = dir.0.join("KQvK.rtbw");
+    let wdl = dir.join("KQvK.rtbw");
     let len = fs::metadata(&wdl).unwrap().len();
     let cut = (len / 2) / 64 * 64 + 16;
     let data = fs::read(&wdl).unwrap();
     fs::write(&wdl, &data[..cut as usize]).unwrap();
     // Cut to an impossible size: refused when opening.
-    let dtz = dir.0.join("KRvK.rtbz");
+    let dtz = dir.join("KRvK.rtbz");
     let data = fs::read(&dtz).unwrap();
     fs::write(&dtz, &data[..data.len() - 5]).unwrap();
 
-    let tb = Tablebase::open(dir.path());
+    let tb = Tablebase::open(dir.to_str().unwrap());
     let report = tb.report().join("\n");
     assert!(report.contains("KRvK.rtbz' cannot be used"), "{report}");
     let healthy = tables();
@@ -471,13 +448,13 @@ fn truncated_tables_are_reported_and_left_out() {
 
 #[test]
 fn bit_flipped_tables_never_panic() {
-    let dir = TempDir::new("flipped");
+    let dir = temp_dir("tb-flipped");
     for name in ["KRvK.rtbw", "KRvK.rtbz", "KQvK.rtbw", "KQvK.rtbz"] {
-        fs::copy(Path::new(SYZYGY).join(name), dir.0.join(name)).unwrap();
+        fs::copy(Path::new(SYZYGY).join(name), dir.join(name)).unwrap();
     }
     let (mut detected, mut answered) = (0, 0);
     for (name, piece) in [("KRvK.rtbw", 'R'), ("KQvK.rtbz", 'Q'), ("KRvK.rtbz", 'R')] {
-        let path = dir.0.join(name);
+        let path = dir.join(name);
         let original = fs::read(&path).unwrap();
         // Flips in the header (magic, layout, piece order, Huffman tables)
         // and spread over the data.
@@ -489,7 +466,7 @@ fn bit_flipped_tables_never_panic() {
                 let mut data = original.clone();
                 data[offset] ^= 1 << bit;
                 fs::write(&path, &data).unwrap();
-                let tb = Tablebase::open(dir.path());
+                let tb = Tablebase::open(dir.to_str().unwrap());
                 let at_open = tb.report().len() > 1;
                 if offset < 4 {
                     assert!(at_open, "{name}: a flipped magic byte is caught at once");
@@ -511,14 +488,14 @@ fn bit_flipped_tables_never_panic() {
 
 #[test]
 fn garbage_and_unreadable_files_are_reported() {
-    let dir = TempDir::new("garbage");
+    let dir = temp_dir("tb-garbage");
     // Right size, wrong contents.
-    fs::write(dir.0.join("KQvK.rtbw"), vec![0x5au8; 64 * 3 + 16]).unwrap();
+    fs::write(dir.join("KQvK.rtbw"), vec![0x5au8; 64 * 3 + 16]).unwrap();
     // A dangling link: listed in the directory but cannot be read.
     #[cfg(unix)]
-    std::os::unix::fs::symlink("/nonexistent/KRvK.rtbw", dir.0.join("KRvK.rtbw")).unwrap();
-    fs::copy(Path::new(SYZYGY).join("KBvK.rtbw"), dir.0.join("KBvK.rtbw")).unwrap();
-    let tb = Tablebase::open(dir.path());
+    std::os::unix::fs::symlink("/nonexistent/KRvK.rtbw", dir.join("KRvK.rtbw")).unwrap();
+    fs::copy(Path::new(SYZYGY).join("KBvK.rtbw"), dir.join("KBvK.rtbw")).unwrap();
+    let tb = Tablebase::open(dir.to_str().unwrap());
     let report = tb.report().join("\n");
     assert!(
         report.contains("KQvK.rtbw' is corrupt or unreadable"),
@@ -540,7 +517,7 @@ fn garbage_and_unreadable_files_are_reported() {
 #[test]
 #[ignore]
 fn random_damage_sweep() {
-    let dir = TempDir::new("sweep");
+    let dir = temp_dir("tb-sweep");
     let names = [
         "KRvK.rtbw",
         "KRvK.rtbz",
@@ -550,7 +527,7 @@ fn random_damage_sweep() {
         "KPvK.rtbz",
     ];
     for name in names {
-        fs::copy(Path::new(SYZYGY).join(name), dir.0.join(name)).unwrap();
+        fs::copy(Path::new(SYZYGY).join(name), dir.join(name)).unwrap();
     }
     let mut rng = 0x2545_F491_4F6C_DD1D_u64;
     let mut next = move || {
@@ -561,7 +538,7 @@ fn random_damage_sweep() {
     };
     let (mut panics, mut errors, mut rounds) = (0, 0, 0);
     for name in names {
-        let path = dir.0.join(name);
+        let path = dir.join(name);
         let original = fs::read(&path).unwrap();
         let piece = name.as_bytes()[1] as char;
         for _ in 0..300 {
@@ -578,7 +555,7 @@ fn random_damage_sweep() {
                 data[at] = next() as u8;
             }
             fs::write(&path, &data).unwrap();
-            let tb = Tablebase::open(dir.path());
+            let tb = Tablebase::open(dir.to_str().unwrap());
             panics += tb
                 .report()
                 .iter()
@@ -940,8 +917,8 @@ fn uci_session(input: &str) -> String {
 
 #[test]
 fn uci_options_open_tables_and_survive_bad_ones() {
-    let dir = TempDir::new("uci");
-    fs::write(dir.0.join("KQvK.rtbw"), vec![7u8; 64 + 16]).unwrap();
+    let dir = temp_dir("tb-uci");
+    fs::write(dir.join("KQvK.rtbw"), vec![7u8; 64 + 16]).unwrap();
     let sep = tarpon::tablebase::PATH_SEPARATOR;
     let out = uci_session(&format!(
         "uci\n\
@@ -952,7 +929,7 @@ fn uci_options_open_tables_and_survive_bad_ones() {
          go depth 4\n\
          isready\n\
          quit\n",
-        dir.path(),
+        dir.to_str().unwrap(),
         KBNK[0]
     ));
     for expected in [

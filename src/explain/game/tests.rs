@@ -53,7 +53,8 @@ fn the_move_that_allows_mate_is_a_blunder_and_the_mate_is_best() {
 fn python_chess_parses_the_annotated_pgn() {
     let game = &pgn::read_games(SCHOLAR).unwrap()[0];
     let reports = annotate(game, &depth(4), &mut [0; 64]).unwrap();
-    let path = std::env::temp_dir().join(format!("tarpon-annotated-{}.pgn", std::process::id()));
+    let dir = crate::test_scratch::ScratchDir::new("annotated-pgn");
+    let path = dir.join("annotated.pgn");
     std::fs::write(&path, pgn::write(game, &notes(&reports), "tarpon")).unwrap();
     let script = "import chess.pgn,sys\ng=chess.pgn.read_game(open(sys.argv[1]))\n\
         assert not g.errors, g.errors\nmoves=list(g.mainline())\n\
@@ -62,7 +63,6 @@ fn python_chess_parses_the_annotated_pgn() {
         .args(["-c", script, path.to_str().unwrap()])
         .output()
         .unwrap();
-    std::fs::remove_file(&path).ok();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),

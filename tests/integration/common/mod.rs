@@ -6,6 +6,12 @@ pub mod uci_engine;
 
 use std::process::{Command, Output};
 
+// The unit tests' scratch folders, shared by file: integration tests cannot
+// reach the library's `cfg(test)` code.
+#[path = "../../../src/test_scratch.rs"]
+mod test_scratch;
+pub use test_scratch::ScratchDir;
+
 /// Runs the tarpon binary with these arguments to the end.
 pub fn tarpon(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tarpon"))
@@ -22,12 +28,11 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// A fresh, empty folder for one test, unique to this process.
-pub fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("tarpon-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh, empty folder for one test, unique to this process; it is
+/// removed when the returned guard drops, so test runs leave nothing in the
+/// system temp folder.
+pub fn temp_dir(name: &str) -> ScratchDir {
+    ScratchDir::new(name)
 }
 
 /// One line of a perft EPD file: `FEN ;D1 n ;D2 n ...`.
