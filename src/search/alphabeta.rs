@@ -282,11 +282,14 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                             continue;
                         }
                     }
+                    // A quiet with a good history may lose more material, one
+                    // with a bad history must not lose any, or even has to win some.
                     if depth <= p::quiet_see_depth()
                         && !see_at_least(
                             self.pos.snapshot(),
                             m,
-                            -p::quiet_see_margin() * depth * depth,
+                            -p::quiet_see_margin() * depth * depth
+                                - self.history.quiet_score(turn, continuation, m) / 16,
                         )
                     {
                         continue;

@@ -109,7 +109,8 @@ search_params! {
     fp_margin = 83, 40, 200, 10;
     /// SEE pruning of quiet moves applies at this depth or less.
     quiet_see_depth = 8, 3, 12, 1;
-    /// Quiet moves losing more than this times depth² by SEE are pruned.
+    /// Quiet moves losing more than this times depth² (plus a sixteenth of
+    /// their quiet history) by SEE are pruned.
     quiet_see_margin = 23, 5, 80, 4;
     /// SEE pruning of captures applies at this depth or less.
     see_prune_depth = 6, 2, 10, 1;
