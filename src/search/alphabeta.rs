@@ -240,6 +240,12 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                 continue;
             }
             let quiet = !is_tactical(m);
+            // Read once: SEE pruning and the late-move reduction both weigh it.
+            let quiet_history = if quiet {
+                self.history.quiet_score(turn, continuation, m)
+            } else {
+                0
+            };
 
             // Shallow-depth pruning, only once a move has saved us from being mated.
             if !root && !in_check && best_score > -MATE_BOUND {
@@ -288,8 +294,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                         && !see_at_least(
                             self.pos.snapshot(),
                             m,
-                            -p::quiet_see_margin() * depth * depth
-                                - self.history.quiet_score(turn, continuation, m) / 16,
+                            -p::quiet_see_margin() * depth * depth - quiet_history / 16,
                         )
                     {
                         continue;
@@ -350,8 +355,7 @@ impl<E: Evaluator> Searcher<'_, '_, E> {
                     reduction -= i32::from(
                         Some(m) == killers[0] || Some(m) == killers[1] || Some(m) == counter,
                     );
-                    reduction -=
-                        self.history.quiet_score(turn, continuation, m) / p::lmr_history_divisor();
+                    reduction -= quiet_history / p::lmr_history_divisor();
                     // A quiet whose history outweighs every reason to reduce
                     // it is searched a ply deeper (Stockfish's negative
                     // reduction), within the extension limit.
