@@ -500,7 +500,8 @@ pub fn run_eval(args: &EvalArgs) -> Result<(), String> {
         "seen" => (&TRAINING_SETS, Styles::Seen),
         other => return Err(format!("--styles {other}: expected held-out or seen")),
     };
-    let sets = render::load_sets(&args.art, &chosen_or(&args.sets, names))?;
+    let names = chosen_or(&args.sets, names);
+    let sets = render::load_sets(&args.art, &names)?;
     let fonts = render::load_label_fonts(&args.art, render::label_fonts(styles))?;
     let net = Net::load(args.net.as_deref())?;
     let games = load_game_positions(args.games.as_deref(), measured_game)?;
