@@ -10,6 +10,7 @@ set -euo pipefail
 out=${1:?usage: fetch_art.sh OUT}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -143,6 +144,25 @@ for row, black in ((0, True), (1, False)):
         open(f"{folder}/{letter.lower() if black else letter}.svg", "w").write(cell)
 PY
 for f in "$out"/celtic/*.svg; do raster "$f" "${f%.svg}.png"; rm "$f"; done
+
+# pgn2web's sixteen book-diagram sets (Debian pgn2web 0.4, GPL-3+ per its copyright file): 32-px
+# glyphs of the classic chess diagram fonts, each drawn on a white and a hatched square; the white
+# square's is cut out (diagram_sprite.py) and scaled up. Measured only (docs/scan.md, "Book-diagram
+# fonts").
+apt-get download pgn2web >/dev/null 2>&1
+dpkg-deb -x pgn2web_*.deb p2w
+for theme in adventurer alfonso-x cases condal harlequin kingdom leipzig line lucena magnetic mark \
+    marroquin maya mediaeval merida motif; do
+    mkdir -p "$out/diagram-$theme"
+    for letter in P N B R Q K; do
+        lower=${letter,,}
+        for side in w b; do
+            sprite=$lower; [ $side = w ] && sprite=$letter
+            python3 "$here/diagram_sprite.py" "p2w/usr/share/pgn2web/images/$theme/$side${lower}ws.png" glyph.png
+            raster_png glyph.png 32 "$out/diagram-$theme/$sprite.png"
+        done
+    done
+done
 
 # Chess glyphs drawn as text (white ones are outlines, left unfilled):
 # DejaVu Sans (Bitstream Vera licence, the system font) and Noto Sans Symbols2
