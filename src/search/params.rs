@@ -81,9 +81,9 @@ macro_rules! search_params {
 
 search_params! {
     /// Reverse futility pruning applies at this depth or less.
-    rfp_depth = 6, 4, 12, 1;
+    rfp_depth = 5, 4, 12, 1;
     /// Reverse futility margin per ply of depth (less one ply when improving).
-    rfp_margin = 124, 40, 250, 10;
+    rfp_margin = 120, 40, 250, 10;
     /// Null move needs at least this depth.
     nmp_min_depth = 3, 1, 6, 1;
     /// Null-move reduction: this many plies...
@@ -105,32 +105,32 @@ search_params! {
     /// Futility pruning of quiet moves applies at this depth or less.
     fp_depth = 9, 3, 12, 1;
     /// Futility margin: this plus `fp_margin` per ply.
-    fp_base = 81, 0, 250, 10;
-    fp_margin = 83, 40, 200, 10;
+    fp_base = 82, 0, 250, 10;
+    fp_margin = 79, 40, 200, 10;
     /// SEE pruning of quiet moves applies at this depth or less.
     quiet_see_depth = 8, 3, 12, 1;
     /// Quiet moves losing more than this times depth² (plus a sixteenth of
     /// their quiet history) by SEE are pruned.
     quiet_see_margin = 23, 5, 80, 4;
     /// SEE pruning of captures applies at this depth or less.
-    see_prune_depth = 6, 2, 10, 1;
+    see_prune_depth = 5, 2, 10, 1;
     /// Captures losing more than this times depth by SEE are pruned.
-    see_prune_margin = 89, 30, 200, 10;
+    see_prune_margin = 88, 30, 200, 10;
     /// Moves are extended (checks, singular moves) while the ply is below
     /// this times the root depth, so extensions cannot run without end.
     check_ext_ply_factor = 2, 1, 4, 1;
     /// Late-move reductions from this depth on.
     lmr_min_depth = 3, 2, 6, 1;
     /// Late-move reduction table: (this / 100) + ln(depth)·ln(move) / (`lmr_divisor` / 100).
-    lmr_base = 69, 0, 150, 10;
-    lmr_divisor = 216, 150, 400, 15;
+    lmr_base = 71, 0, 150, 10;
+    lmr_divisor = 206, 150, 400, 15;
     /// Quiet score (butterfly plus continuation histories) worth one ply
     /// less (or more) of late-move reduction.
-    lmr_history_divisor = 5884, 2000, 16000, 500;
+    lmr_history_divisor = 5913, 2000, 16000, 500;
     /// ProbCut from this depth on.
     probcut_depth = 5, 3, 10, 1;
     /// ProbCut looks for captures beating beta by this many centipawns...
-    probcut_margin = 187, 80, 400, 20;
+    probcut_margin = 195, 80, 400, 20;
     /// ...in a search this many plies shallower.
     probcut_reduction = 5, 2, 6, 1;
     /// Singular extensions from this depth on.
@@ -139,18 +139,18 @@ search_params! {
     /// score less this many centipawns per ply of depth...
     se_margin = 2, 1, 6, 1;
     /// ...and is extended twice when they fail this far below that (off PV).
-    se_double_margin = 22, 5, 60, 5;
+    se_double_margin = 21, 5, 60, 5;
     /// At most this many double extensions on one line.
     se_double_max = 6, 2, 12, 1;
     /// Quiescence delta pruning: captures that cannot reach alpha even with
     /// this many centipawns to spare are skipped.
-    delta_margin = 297, 50, 400, 20;
+    delta_margin = 307, 50, 400, 20;
     /// First aspiration half-width in centipawns.
-    aspiration_delta = 22, 5, 60, 3;
+    aspiration_delta = 21, 5, 60, 3;
     /// Aspiration windows from this depth on.
     aspiration_min_depth = 5, 2, 10, 1;
     /// A failed aspiration window grows by this percentage of its width.
-    aspiration_growth = 46, 20, 150, 10;
+    aspiration_growth = 48, 20, 150, 10;
     /// Time management by the best move's share of the root's nodes: the
     /// soft limit is scaled by (`tm_node_base` − share·100) · `tm_node_scale`
     /// / 10 000, so a move that took nearly all the effort stops early and
@@ -163,9 +163,9 @@ search_params! {
     tm_iteration_start = 60, 40, 100, 5;
     /// Correction history: the weight of the pawn-structure entry, out of
     /// 1024 (an entry at its bound is then worth 32 cp)...
-    corr_pawn_weight = 1040, 0, 3072, 128;
+    corr_pawn_weight = 1062, 0, 3072, 128;
     /// ...and of each side's non-pawn entry.
-    corr_non_pawn_weight = 1004, 0, 3072, 128;
+    corr_non_pawn_weight = 1047, 0, 3072, 128;
 }
 
 /// Late-move reduction in plies for a move number at a depth: grows with the
@@ -253,8 +253,8 @@ mod tests {
     #[test]
     fn defaults_are_the_recorded_values() {
         let recorded = [
-            ("rfp_depth", 6),
-            ("rfp_margin", 124),
+            ("rfp_depth", 5),
+            ("rfp_margin", 120),
             ("nmp_min_depth", 3),
             ("nmp_base", 5),
             ("nmp_depth_divisor", 4),
@@ -265,41 +265,41 @@ mod tests {
             ("lmp_depth", 8),
             ("lmp_base", 5),
             ("fp_depth", 9),
-            ("fp_base", 81),
-            ("fp_margin", 83),
+            ("fp_base", 82),
+            ("fp_margin", 79),
             ("quiet_see_depth", 8),
             ("quiet_see_margin", 23),
-            ("see_prune_depth", 6),
-            ("see_prune_margin", 89),
+            ("see_prune_depth", 5),
+            ("see_prune_margin", 88),
             ("check_ext_ply_factor", 2),
             ("lmr_min_depth", 3),
-            ("lmr_base", 69),
-            ("lmr_divisor", 216),
-            ("lmr_history_divisor", 5884),
+            ("lmr_base", 71),
+            ("lmr_divisor", 206),
+            ("lmr_history_divisor", 5913),
             ("probcut_depth", 5),
-            ("probcut_margin", 187),
+            ("probcut_margin", 195),
             ("probcut_reduction", 5),
             ("se_min_depth", 7),
             ("se_margin", 2),
-            ("se_double_margin", 22),
+            ("se_double_margin", 21),
             ("se_double_max", 6),
-            ("delta_margin", 297),
-            ("aspiration_delta", 22),
+            ("delta_margin", 307),
+            ("aspiration_delta", 21),
             ("aspiration_min_depth", 5),
-            ("aspiration_growth", 46),
+            ("aspiration_growth", 48),
             ("tm_node_base", 150),
             ("tm_node_scale", 135),
             ("tm_iteration_start", 60),
-            ("corr_pawn_weight", 1040),
-            ("corr_non_pawn_weight", 1004),
+            ("corr_pawn_weight", 1062),
+            ("corr_non_pawn_weight", 1047),
         ];
         let table: Vec<(&str, i32)> = PARAMS.iter().map(|p| (p.name, p.default)).collect();
         assert_eq!(table, recorded);
         #[cfg(not(feature = "tune"))]
         {
-            assert_eq!(rfp_margin(), 124);
-            assert_eq!(delta_margin(), 297);
-            assert_eq!(aspiration_delta(), 22);
+            assert_eq!(rfp_margin(), 120);
+            assert_eq!(delta_margin(), 307);
+            assert_eq!(aspiration_delta(), 21);
         }
     }
 
