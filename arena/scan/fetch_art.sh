@@ -153,15 +153,15 @@ apt-get download pgn2web >/dev/null 2>&1
 dpkg-deb -x pgn2web_*.deb p2w
 for theme in adventurer alfonso-x cases condal harlequin kingdom leipzig line lucena magnetic mark \
     marroquin maya mediaeval merida motif; do
-    mkdir -p "$out/diagram-$theme"
-    for letter in P N B R Q K; do
-        lower=${letter,,}
+    mkdir -p "cut/$theme"
+    for pair in $names; do
+        letter=${pair%%:*}; word=${pair#*:}
         for side in w b; do
-            sprite=$lower; [ $side = w ] && sprite=$letter
-            python3 "$here/diagram_sprite.py" "p2w/usr/share/pgn2web/images/$theme/$side${lower}ws.png" glyph.png
-            raster_png glyph.png 32 "$out/diagram-$theme/$sprite.png"
+            python3 "$here/diagram_sprite.py" "p2w/usr/share/pgn2web/images/$theme/$side${letter,,}ws.png" \
+                "cut/$theme/$side-${word,,}.png"
         done
     done
+    pngs_to_set "diagram-$theme" 32 "cut/$theme/w-word.png" "cut/$theme/b-word.png"
 done
 
 # Chess glyphs drawn as text (white ones are outlines, left unfilled):
