@@ -81,10 +81,9 @@ fn argmax(p: &[f32; 13], except: &[usize]) -> usize {
         .expect("13 classes")
 }
 
-/// Calls per displayed square under the rules that do not depend on
-/// orientation: no pawn on the top or bottom row, exactly one king of each
-/// colour (the square likeliest to hold it).
-fn constrained_calls(probs: &mut Displayed<[f32; 13]>) -> [usize; 64] {
+/// No pawn on the top or bottom row: those probabilities are zeroed and
+/// the rest renormalised.
+fn no_pawns_on_back_rows(probs: &mut Displayed<[f32; 13]>) {
     let pawns = [class_of('P').expect("P"), class_of('p').expect("p")];
     for (i, p) in probs.iter_mut().enumerate() {
         if i / 8 == 0 || i / 8 == 7 {
@@ -97,21 +96,88 @@ fn constrained_calls(probs: &mut Displayed<[f32; 13]>) -> [usize; 64] {
             }
         }
     }
-    let mut calls: [usize; 64] = std::array::from_fn(|i| argmax(&probs[i], &[]));
+}
+
+/// How many squares are tried for each king, the likeliest first...
+const KING_CANDIDATES: usize = 3;
+/// ... of those at least this fraction as likely to hold it as the first.
+const KING_CANDIDATE_SHARE: f32 = 0.3;
+
+/// The squares likeliest to hold king class `king`, at most
+/// [`KING_CANDIDATES`]; when `strict`, none the net calls the `other`
+/// king and none much less likely than the first.
+fn king_candidates(
+    probs: &Displayed<[f32; 13]>,
+    king: usize,
+    other: usize,
+    strict: bool,
+) -> Vec<usize> {
+    let mut squares: Vec<usize> = (0..64)
+        .filter(|&i| !strict || argmax(&probs[i], &[]) != other)
+        .collect();
+    squares.sort_by(|&a, &b| probs[b][king].total_cmp(&probs[a][king]));
+    if strict && let Some(&first) = squares.first() {
+        let floor = KING_CANDIDATE_SHARE * probs[first][king];
+        squares.retain(|&i| probs[i][king] >= floor);
+    }
+    squares.truncate(KING_CANDIDATES);
+    squares
+}
+
+/// The log-probability of a reading: each square's call, less what its
+/// material counts cost.
+fn reading_score(calls: &[usize; 64], probs: &Displayed<[f32; 13]>) -> f32 {
+    let log = |p: f32| p.max(1e-6).ln();
+    calls
+        .iter()
+        .zip(probs)
+        .map(|(&c, p)| log(p[c]))
+        .sum::<f32>()
+        - material_cost(calls)
+}
+
+/// Calls per displayed square under the rules that do not depend on
+/// orientation: exactly one king of each colour, the other squares' calls
+/// weighed against the material counts. Each colour's king is tried on its
+/// [`KING_CANDIDATES`] likeliest squares and the likeliest whole reading
+/// kept, so a king the net half takes for a rook is not passed over for a
+/// queen the net half takes for a king when that leaves three rooks and
+/// no queen.
+fn constrained_calls(probs: &Displayed<[f32; 13]>) -> [usize; 64] {
     let kings = [class_of('K').expect("K"), class_of('k').expect("k")];
-    for &king in &kings {
-        let best = (0..64)
-            .filter(|&i| calls[i] == king || !kings.contains(&calls[i]))
-            .max_by(|&a, &b| probs[a][king].total_cmp(&probs[b][king]));
-        for i in 0..64 {
-            if calls[i] == king && Some(i) != best {
-                calls[i] = argmax(&probs[i], &kings);
+    let others: [usize; 64] = std::array::from_fn(|i| argmax(&probs[i], &kings));
+    let mut best: Option<(f32, [usize; 64])> = None;
+    // Loosened when the strict candidates leave no two squares apart (both
+    // kings likeliest on one square and nowhere else).
+    for strict in [true, false] {
+        for white in king_candidates(probs, kings[0], kings[1], strict) {
+            for black in king_candidates(probs, kings[1], kings[0], strict) {
+                if white == black {
+                    continue;
+                }
+                let mut calls = others;
+                calls[white] = kings[0];
+                calls[black] = kings[1];
+                let calls = weigh_material(calls, probs);
+                let score = reading_score(&calls, probs);
+                if best.is_none_or(|(b, _)| score > b) {
+                    best = Some((score, calls));
+                }
             }
         }
-        if let Some(i) = best {
-            calls[i] = king;
+        if best.is_some() {
+            break;
         }
     }
+    let calls = best
+        .expect("three squares for each king include two apart")
+        .1;
+    debug_assert!(
+        kings
+            .iter()
+            .all(|&king| calls.iter().filter(|&&c| c == king).count() == 1),
+        "one king of each colour"
+    );
     calls
 }
 
@@ -291,7 +357,8 @@ fn fen_of(board: &[usize; 64], to_move: Side) -> (String, Option<String>) {
 /// The most probable legal reading of the net's per-square probabilities
 /// (`probs` as displayed, row 0 at the top).
 pub fn read(mut probs: Displayed<[f32; 13]>, bottom: Bottom, to_move: Option<Side>) -> Reading {
-    let calls = weigh_material(constrained_calls(&mut probs), &probs);
+    no_pawns_on_back_rows(&mut probs);
+    let calls = constrained_calls(&probs);
     let in_fen_order = |flipped: bool| -> [usize; 64] {
         std::array::from_fn(|i| calls[if flipped { 63 - i } else { i }])
     };
@@ -418,6 +485,27 @@ mod tests {
             r.fen,
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
         );
+    }
+
+    #[test]
+    fn kings_are_placed_with_the_material_weighed() {
+        // White's king drawn like a rook (0.6) and its queen like a king
+        // (0.5): the likeliest king square alone would leave three rooks
+        // and no queen.
+        let mut probs = certain("r3k2r/8/8/8/8/8/8/R2QK2R");
+        let (q, k, r) = (
+            class_of('Q').expect("Q"),
+            class_of('K').expect("K"),
+            class_of('R').expect("R"),
+        );
+        probs[59] = [0.0; 13];
+        probs[59][q] = 0.5;
+        probs[59][k] = 0.5;
+        probs[60] = [0.0; 13];
+        probs[60][r] = 0.6;
+        probs[60][k] = 0.4;
+        let r = read(probs, Bottom::White, None);
+        assert_eq!(r.fen, "r3k2r/8/8/8/8/8/8/R2QK2R w KQkq - 0 1");
     }
 
     #[test]
