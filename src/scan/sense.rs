@@ -124,14 +124,19 @@ fn king_candidates(
     squares
 }
 
+/// A call's log-probability, floored so an impossible call is very
+/// unlikely rather than infinitely so.
+fn log_probability(p: f32) -> f32 {
+    p.max(1e-6).ln()
+}
+
 /// The log-probability of a reading: each square's call, less what its
 /// material counts cost.
 fn reading_score(calls: &[usize; 64], probs: &Displayed<[f32; 13]>) -> f32 {
-    let log = |p: f32| p.max(1e-6).ln();
     calls
         .iter()
         .zip(probs)
-        .map(|(&c, p)| log(p[c]))
+        .map(|(&c, p)| log_probability(p[c]))
         .sum::<f32>()
         - material_cost(calls)
 }
@@ -230,7 +235,6 @@ fn material_cost(calls: &[usize; 64]) -> f32 {
 /// not five bishops a side.
 fn weigh_material(mut calls: [usize; 64], probs: &Displayed<[f32; 13]>) -> [usize; 64] {
     let kings = [class_of('K').expect("K"), class_of('k').expect("k")];
-    let log = |p: f32| p.max(1e-6).ln();
     for _ in 0..64 {
         let cost = material_cost(&calls);
         if cost == 0.0 {
@@ -247,8 +251,8 @@ fn weigh_material(mut calls: [usize; 64], probs: &Displayed<[f32; 13]>) -> [usiz
                     continue;
                 }
                 calls[i] = class;
-                let gain =
-                    cost - material_cost(&calls) + log(probs[i][class]) - log(probs[i][current]);
+                let gain = cost - material_cost(&calls) + log_probability(probs[i][class])
+                    - log_probability(probs[i][current]);
                 calls[i] = current;
                 if gain > 0.0 && best.is_none_or(|b| gain > b.0) {
                     best = Some((gain, i, class));
