@@ -98,6 +98,11 @@ fn no_pawns_on_back_rows(probs: &mut Displayed<[f32; 13]>) {
     }
 }
 
+/// The classes of White's king and Black's.
+fn king_classes() -> [usize; 2] {
+    [class_of('K').expect("K"), class_of('k').expect("k")]
+}
+
 /// How many squares are tried for each king, the likeliest first...
 const KING_CANDIDATES: usize = 3;
 /// ... of those at least this fraction as likely to hold it as the first.
@@ -149,7 +154,7 @@ fn reading_score(calls: &[usize; 64], probs: &Displayed<[f32; 13]>) -> f32 {
 /// queen the net half takes for a king when that leaves three rooks and
 /// no queen.
 fn constrained_calls(probs: &Displayed<[f32; 13]>) -> [usize; 64] {
-    let kings = [class_of('K').expect("K"), class_of('k').expect("k")];
+    let kings = king_classes();
     let others: [usize; 64] = std::array::from_fn(|i| argmax(&probs[i], &kings));
     let mut best: Option<(f32, [usize; 64])> = None;
     // Loosened when the strict candidates leave no two squares apart (both
@@ -234,7 +239,7 @@ fn material_cost(calls: &[usize; 64]) -> f32 {
 /// weighed: a set whose pawns look like bishops then reads as eight pawns,
 /// not five bishops a side.
 fn weigh_material(mut calls: [usize; 64], probs: &Displayed<[f32; 13]>) -> [usize; 64] {
-    let kings = [class_of('K').expect("K"), class_of('k').expect("k")];
+    let kings = king_classes();
     for _ in 0..64 {
         let cost = material_cost(&calls);
         if cost == 0.0 {
