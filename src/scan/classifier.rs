@@ -213,6 +213,7 @@ fn pool<const C: usize, const S: usize>(input: &[f32], out: &mut [f32], border: 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scan::net::Ensemble;
 
     fn random_square(seed: u64) -> Vec<f32> {
         let mut rng = crate::rng::SplitMix64::new(seed);
@@ -237,13 +238,17 @@ mod tests {
                 "portable against the trainer's pass",
             );
         }
-        let net = Net::embedded().expect("the embedded net loads");
         let input = random_square(9);
-        assert_close(
-            &Classifier::new(&net).classify(&input),
-            &net.forward(&input).probs,
-            "embedded net",
-        );
+        for net in Ensemble::embedded()
+            .expect("the embedded nets load")
+            .members
+        {
+            assert_close(
+                &Classifier::new(&net).classify(&input),
+                &net.forward(&input).probs,
+                "embedded net",
+            );
+        }
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -252,7 +257,8 @@ mod tests {
         if !std::arch::is_x86_feature_detected!("avx2") {
             return;
         }
-        let classifier = Classifier::new(&Net::embedded().expect("the embedded net loads"));
+        let nets = Ensemble::embedded().expect("the embedded nets load");
+        let classifier = Classifier::new(&nets.members[0]);
         for seed in 0..8 {
             let input = random_square(seed);
             // SAFETY: the CPU has AVX2, checked above.

@@ -12,7 +12,7 @@ use std::time::Instant;
 use image::{Rgb, RgbImage};
 
 use super::finder::Grid;
-use super::net::{Net, SIDE};
+use super::net::{Ensemble, SIDE};
 use super::perspective::{Homography, Quad, warp_flat};
 use super::photo;
 use super::picture::{self, Plane};
@@ -176,11 +176,10 @@ pub fn run(args: &ScanArgs) -> ExitCode {
 fn scan(args: &ScanArgs) -> Result<ExitCode, String> {
     let path = args.image.as_deref().ok_or("no picture given")?;
     let mut image = picture::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let net = Net::load(args.net.as_deref())?;
-    let (plane, grid, reading) = match &args.corners {
+    let nets = Ensemble::load(args.net.as_deref())?;
+    let (planes, grid, reading) = match &args.corners {
         Some(corners) => {
             image = warp_to_corners(&image, corners, FLAT_SQUARE)?;
-            let plane = Plane::shaded(&image, net.shade);
             let margin = FLAT_MARGIN as f32 * FLAT_SQUARE as f32;
             let grid = Grid {
                 left: margin,
@@ -188,10 +187,10 @@ fn scan(args: &ScanArgs) -> Result<ExitCode, String> {
                 square: FLAT_SQUARE as f32,
                 skew: 0.0,
             };
-            let reading = read_grid(&net, &plane, &grid, args.bottom, args.to_move);
-            (plane, grid, reading)
+            let (planes, reading) = read_grid(&nets, &image, &grid, args.bottom, args.to_move);
+            (planes, grid, reading)
         }
-        None => read_image(&net, &image, args.bottom, args.to_move)
+        None => read_image(&nets, &image, args.bottom, args.to_move)
             .map_err(|e| format!("{}: {e}", path.display()))?,
     };
     let doubtful = doubtful_squares(&reading, args.min_confidence);
@@ -204,7 +203,7 @@ fn scan(args: &ScanArgs) -> Result<ExitCode, String> {
         Format::Json => println!("{}", json(&reading, &grid, &doubtful)),
     }
     if let Some(dir) = &args.debug_dir {
-        write_debug(dir, &image, &plane.upright(grid.skew), &grid, &reading)
+        write_debug(dir, &image, planes.main(), &grid, &reading)
             .map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     let mut sound = true;
@@ -664,8 +663,8 @@ fn run_bench(args: &BenchArgs) -> Result<(), String> {
     for _ in 0..args.repeat.max(1) {
         let start = Instant::now();
         let image = picture::decode(&bytes).map_err(|e| e.to_string())?;
-        let net = Net::load(None)?;
-        read_image(&net, &image, Bottom::Auto, None).map_err(|e| e.to_string())?;
+        let nets = Ensemble::load(None)?;
+        read_image(&nets, &image, Bottom::Auto, None).map_err(|e| e.to_string())?;
         total += start.elapsed().as_secs_f64();
     }
     let per = 1000.0 * total / args.repeat.max(1) as f64;

@@ -11,7 +11,8 @@
 //! - [`photo`]: photos of physical boards: occupancy and piece colour per
 //!   square, calibrated from a photo of the starting position;
 //! - [`net`]: the small convolutional net that calls each square (13 classes),
-//!   its weight file, the embedded default weights, and the trainer's pass;
+//!   its weight file, the ensemble of nets a file may hold, the embedded
+//!   default, and the trainer's pass;
 //! - [`classifier`]: the same net's forward pass laid out for reading
 //!   pictures quickly;
 //! - [`colour`]: whose piece each piece is, judged across the whole board
@@ -59,10 +60,59 @@ pub type Displayed<T> = [T; 64];
 /// piece art, squares right 92.9 % → 94.0 %; docs/scan.md).
 pub const SHIFTED_READING: f32 = 0.06;
 
-/// The net's probabilities for each displayed square of `grid`, on the
-/// picture turned upright (`plane.upright(grid.skew)`): the mean over the
-/// square's window and four shifted by [`SHIFTED_READING`].
-pub fn classify_squares(
+/// A picture turned upright by a grid's skew, in each plane the
+/// ensemble's nets read their squares from.
+pub struct Planes {
+    /// One per shade, the first member's first.
+    planes: Vec<(picture::Shade, picture::Plane)>,
+}
+
+impl Planes {
+    /// `image`'s planes for `nets`, turned upright by `skew`; `luma_upright`
+    /// is the grey plane already turned, where the caller has it.
+    pub fn new(
+        image: &image::RgbImage,
+        nets: &net::Ensemble,
+        skew: f32,
+        mut luma_upright: Option<picture::Plane>,
+    ) -> Planes {
+        let planes = nets
+            .shades()
+            .into_iter()
+            .map(|shade| {
+                let plane = match (shade, luma_upright.take()) {
+                    (picture::Shade::Luma, Some(plane)) => plane,
+                    _ => picture::Plane::shaded(image, shade)
+                        .upright(skew)
+                        .into_owned(),
+                };
+                (shade, plane)
+            })
+            .collect();
+        Planes { planes }
+    }
+
+    /// The plane nets of `shade` read.
+    fn of(&self, shade: picture::Shade) -> &picture::Plane {
+        let (_, plane) = self
+            .planes
+            .iter()
+            .find(|(s, _)| *s == shade)
+            .expect("a plane for every member's shade");
+        plane
+    }
+
+    /// The first member's plane: printed coordinates and pieces' colours are
+    /// read from it, and `--debug-dir` shows it.
+    pub fn main(&self) -> &picture::Plane {
+        &self.planes[0].1
+    }
+}
+
+/// One net's probabilities for each displayed square of `grid`, on its
+/// plane turned upright: the mean over the square's window and four shifted
+/// by [`SHIFTED_READING`].
+fn classify_with(
     net: &net::Net,
     plane: &picture::Plane,
     grid: &finder::Grid,
@@ -84,16 +134,57 @@ pub fn classify_squares(
     })
 }
 
-/// The net's probabilities for each displayed square of `grid`, the
+/// Probabilities below this count as this in the ensemble's geometric mean,
+/// so one net's certainty that a square is not a class is not a veto.
+const FLOOR: f32 = 1e-6;
+
+/// The ensemble's probabilities for one square: the geometric mean of its
+/// members', renormalised. Two nets that disagree then land on the class both
+/// find plausible (held out: 95.21 → 96.09 % of squares; docs/scan.md).
+fn combine(readings: &[[f32; 13]]) -> [f32; 13] {
+    debug_assert!(!readings.is_empty());
+    let mut mean: [f32; 13] = std::array::from_fn(|class| {
+        let log: f32 = readings.iter().map(|r| r[class].max(FLOOR).ln()).sum();
+        (log / readings.len() as f32).exp()
+    });
+    let sum: f32 = mean.iter().sum();
+    for m in &mut mean {
+        *m /= sum;
+    }
+    mean
+}
+
+/// The ensemble's probabilities for each displayed square of `grid`, each
+/// net reading its own plane of `planes`.
+pub fn classify_squares(
+    nets: &net::Ensemble,
+    planes: &Planes,
+    grid: &finder::Grid,
+) -> Displayed<[f32; 13]> {
+    if let [net] = nets.members.as_slice() {
+        return classify_with(net, planes.of(net.shade), grid);
+    }
+    let readings: Vec<Displayed<[f32; 13]>> = nets
+        .members
+        .iter()
+        .map(|net| classify_with(net, planes.of(net.shade), grid))
+        .collect();
+    std::array::from_fn(|square| {
+        let square_readings: Vec<[f32; 13]> = readings.iter().map(|r| r[square]).collect();
+        combine(&square_readings)
+    })
+}
+
+/// The ensemble's probabilities for each displayed square of `grid`, the
 /// pieces' colours then weighed across the board ([`colour::harmonise`]):
 /// what chess sense reads from.
 pub fn call_squares(
-    net: &net::Net,
-    plane: &picture::Plane,
+    nets: &net::Ensemble,
+    planes: &Planes,
     grid: &finder::Grid,
 ) -> Displayed<[f32; 13]> {
-    let mut probs = classify_squares(net, plane, grid);
-    colour::harmonise(plane, grid, &mut probs);
+    let mut probs = classify_squares(nets, planes, grid);
+    colour::harmonise(planes.main(), grid, &mut probs);
     probs
 }
 
@@ -117,8 +208,8 @@ pub fn scan_picture(
     bottom: sense::Bottom,
     to_move: Option<sense::Side>,
 ) -> Result<Scanned, String> {
-    let net = net::Net::load(None)?;
-    let (_, _, reading) = read_image(&net, image, bottom, to_move).map_err(|e| e.to_string())?;
+    let nets = net::Ensemble::load(None)?;
+    let (_, _, reading) = read_image(&nets, image, bottom, to_move).map_err(|e| e.to_string())?;
     if let Some(why) = &reading.illegal {
         return Err(format!(
             "the position read ({}) is not legal: {why}",
@@ -175,11 +266,11 @@ const SURE_AGREEMENT: usize = 58;
 /// kept, unless it lies within half a square of the grey plane's and the
 /// grey plane placed its lines.
 pub fn read_image(
-    net: &net::Net,
+    nets: &net::Ensemble,
     image: &image::RgbImage,
     bottom: sense::Bottom,
     to_move: Option<sense::Side>,
-) -> Result<(picture::Plane, finder::Grid, sense::Reading), finder::FindError> {
+) -> Result<(Planes, finder::Grid, sense::Reading), finder::FindError> {
     let plane = picture::Plane::from_rgb(image);
     // A crooked board is turned upright before its lines are looked for.
     let find_upright = |upright: &picture::Plane, skew: f32| {
@@ -189,8 +280,13 @@ pub fn read_image(
         })
     };
     let grey_skew = finder::skew(&plane);
-    // Kept: the squares are read from it when the grey plane's grid wins.
-    let grey_upright = plane.upright(grey_skew);
+    // Kept: luma nets read the squares from it when the grey plane's grid
+    // wins (no copy when the picture is not turned).
+    let grey_upright = if grey_skew == 0.0 {
+        plane
+    } else {
+        plane.upright(grey_skew).into_owned()
+    };
     let mut best = find_upright(&grey_upright, grey_skew);
     let grey_grid = best.as_ref().ok().map(|found| found.grid);
     for channel in 0..3 {
@@ -220,45 +316,40 @@ pub fn read_image(
         }
     }
     let grid = best?.grid;
-    if net.shade != picture::Shade::Luma {
-        drop(grey_upright);
-        let shaded = picture::Plane::shaded(image, net.shade);
-        let reading = read_grid(net, &shaded, &grid, bottom, to_move);
-        return Ok((shaded, grid, reading));
-    }
-    let reading = if grid.skew == grey_skew {
-        read_upright(net, &grey_upright, &grid, bottom, to_move)
-    } else {
-        read_grid(net, &plane, &grid, bottom, to_move)
-    };
-    drop(grey_upright);
-    Ok((plane, grid, reading))
+    // The grey plane turned for the finder is the one luma nets read, when
+    // its grid won.
+    let luma_upright = (grid.skew == grey_skew).then_some(grey_upright);
+    let planes = Planes::new(image, nets, grid.skew, luma_upright);
+    let reading = read_upright(nets, &planes, &grid, bottom, to_move);
+    Ok((planes, grid, reading))
 }
 
 /// Calls the squares of a known grid and applies chess sense.
 pub fn read_grid(
-    net: &net::Net,
-    plane: &picture::Plane,
+    nets: &net::Ensemble,
+    image: &image::RgbImage,
     grid: &finder::Grid,
     bottom: sense::Bottom,
     to_move: Option<sense::Side>,
-) -> sense::Reading {
-    read_upright(net, &plane.upright(grid.skew), grid, bottom, to_move)
+) -> (Planes, sense::Reading) {
+    let planes = Planes::new(image, nets, grid.skew, None);
+    let reading = read_upright(nets, &planes, grid, bottom, to_move);
+    (planes, reading)
 }
 
 /// [`read_grid`] on the picture already turned upright.
 fn read_upright(
-    net: &net::Net,
-    plane: &picture::Plane,
+    nets: &net::Ensemble,
+    planes: &Planes,
     grid: &finder::Grid,
     bottom: sense::Bottom,
     to_move: Option<sense::Side>,
 ) -> sense::Reading {
-    let probs = call_squares(net, plane, grid);
+    let probs = call_squares(nets, planes, grid);
     // Printed coordinates, where they are clear, settle the orientation
     // before the pieces are asked.
     let printed = match bottom {
-        sense::Bottom::Auto => labels::read(plane, grid),
+        sense::Bottom::Auto => labels::read(planes.main(), grid),
         _ => None,
     };
     let Some(printed) = printed else {
@@ -283,19 +374,57 @@ mod tests {
         image::open(&path).expect("the fixture decodes").to_rgb8()
     }
 
+    /// One net says king or rook, the other queen or rook: together, rook.
+    #[test]
+    fn an_ensemble_lands_on_the_class_both_nets_find_plausible() {
+        let class = |letter| class_of(letter).expect("a piece letter");
+        let mut king_or_rook = [0.0f32; 13];
+        king_or_rook[class('K')] = 0.6;
+        king_or_rook[class('R')] = 0.4;
+        let mut queen_or_rook = [0.0f32; 13];
+        queen_or_rook[class('Q')] = 0.6;
+        queen_or_rook[class('R')] = 0.4;
+        let both = combine(&[king_or_rook, queen_or_rook]);
+        let best = (0..13).max_by(|&a, &b| both[a].total_cmp(&both[b]));
+        assert_eq!(best, Some(class('R')));
+        assert!((both.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        assert_eq!(
+            combine(&[king_or_rook]).map(|p| (p * 1e4).round()),
+            king_or_rook.map(|p| (p * 1e4).round())
+        );
+    }
+
+    /// A net twice over reads a picture exactly as the net once.
+    #[test]
+    fn a_net_twice_reads_as_the_net_once() {
+        let nets = net::Ensemble::embedded().expect("the embedded nets load");
+        let once = net::Ensemble::from(nets.members[0].clone());
+        let twice = net::Ensemble {
+            members: vec![nets.members[0].clone(), nets.members[0].clone()],
+        };
+        let image = fixture_image("merida-black-bottom.png");
+        let (planes, grid, _) =
+            read_image(&once, &image, sense::Bottom::Auto, None).expect("found");
+        let a = classify_squares(&once, &planes, &grid);
+        let b = classify_squares(&twice, &planes, &grid);
+        for (x, y) in a.iter().flatten().zip(b.iter().flatten()) {
+            assert!((x - y).abs() < 1e-4, "{x} against {y}");
+        }
+    }
+
     #[test]
     fn a_grid_a_few_percent_off_still_reads_the_board() {
-        let net = net::Net::embedded().expect("the embedded net loads");
+        let nets = net::Ensemble::embedded().expect("the embedded nets load");
         let image = fixture_image("cburnett-white-bottom.png");
-        let (plane, grid, reading) =
-            read_image(&net, &image, sense::Bottom::Auto, None).expect("found");
+        let (_, grid, reading) =
+            read_image(&nets, &image, sense::Bottom::Auto, None).expect("found");
         for (dx, dy) in [(0.04, 0.0), (0.0, -0.04), (-0.03, 0.03)] {
             let off = finder::Grid {
                 left: grid.left + dx * grid.square,
                 top: grid.top + dy * grid.square,
                 ..grid
             };
-            let shifted = read_grid(&net, &plane, &off, sense::Bottom::Auto, None);
+            let (_, shifted) = read_grid(&nets, &image, &off, sense::Bottom::Auto, None);
             assert_eq!(
                 shifted.fen, reading.fen,
                 "grid moved by ({dx}, {dy}) squares"

@@ -51,7 +51,8 @@ const HEADER: usize = HEADER_V1 + 4;
 /// Each plane's code in the file is its index here.
 const SHADE_CODES: [Shade; 2] = [Shade::Luma, Shade::Pigment];
 
-/// The default weights, trained by `tarpon scan train` (recipe in docs/scan.md).
+/// The default ensemble, nets trained by `tarpon scan train` and joined
+/// with `cat` (recipe in docs/scan.md).
 static DEFAULT_WEIGHTS: &[u8] = include_bytes!("../../nets/scan.tscan");
 
 #[derive(Debug)]
@@ -60,8 +61,13 @@ pub enum NetError {
     BadVersion(u32),
     BadShape(Vec<u32>),
     BadShade(u32),
-    BadLength { expected: usize, found: usize },
+    BadLength {
+        expected: usize,
+        found: usize,
+    },
     NotFinite(usize),
+    /// A file of several nets holds none, or more than [`MAX_MEMBERS`].
+    Members(usize),
 }
 
 impl fmt::Display for NetError {
@@ -84,6 +90,10 @@ impl fmt::Display for NetError {
                 write!(f, "scan net file is {found} bytes, expected {expected}")
             }
             NetError::NotFinite(i) => write!(f, "scan net parameter {i} is not a finite number"),
+            NetError::Members(n) => write!(
+                f,
+                "scan net file holds {n} nets, this build reads 1 to {MAX_MEMBERS}"
+            ),
         }
     }
 }
@@ -95,6 +105,76 @@ pub struct Net {
     pub params: Vec<f32>,
     /// The plane its squares are read from (`Plane::shaded`).
     pub shade: Shade,
+}
+
+/// At most this many nets in one file: each costs a reading pass.
+pub const MAX_MEMBERS: usize = 4;
+
+/// The nets a picture's squares are read by: their probabilities are
+/// averaged (`classify_squares`). Nets trained apart, or on different
+/// planes, misread different unseen drawings, so together they misread
+/// fewer. A file of several nets is their single files back to back
+/// (`cat a.tscan b.tscan`); the first net's plane is also where printed
+/// coordinates and pieces' colours are read.
+#[derive(Clone, Debug)]
+pub struct Ensemble {
+    pub members: Vec<Net>,
+}
+
+impl Ensemble {
+    pub fn embedded() -> Result<Ensemble, NetError> {
+        Ensemble::from_bytes(DEFAULT_WEIGHTS)
+    }
+
+    /// The nets in `path`, or the embedded ones; errors name the file.
+    pub fn load(path: Option<&std::path::Path>) -> Result<Ensemble, String> {
+        match path {
+            Some(p) => {
+                let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+                Ensemble::from_bytes(&bytes).map_err(|e| format!("{}: {e}", p.display()))
+            }
+            None => Ensemble::embedded().map_err(|e| format!("the embedded scan net: {e}")),
+        }
+    }
+
+    /// One or more net files back to back.
+    pub fn from_bytes(mut bytes: &[u8]) -> Result<Ensemble, NetError> {
+        let mut members = Vec::new();
+        while !bytes.is_empty() {
+            if members.len() == MAX_MEMBERS {
+                return Err(NetError::Members(MAX_MEMBERS + 1));
+            }
+            // A short last member is measured whole, so its error names the length.
+            let length = Net::file_length(bytes)?.min(bytes.len());
+            members.push(Net::from_bytes(&bytes[..length])?);
+            bytes = &bytes[length..];
+        }
+        if members.is_empty() {
+            return Err(NetError::Members(0));
+        }
+        Ok(Ensemble { members })
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.members.iter().flat_map(Net::to_bytes).collect()
+    }
+
+    /// The planes the members read, each once, the first member's first.
+    pub fn shades(&self) -> Vec<Shade> {
+        let mut shades: Vec<Shade> = Vec::new();
+        for net in &self.members {
+            if !shades.contains(&net.shade) {
+                shades.push(net.shade);
+            }
+        }
+        shades
+    }
+}
+
+impl From<Net> for Ensemble {
+    fn from(net: Net) -> Ensemble {
+        Ensemble { members: vec![net] }
+    }
 }
 
 /// What the forward pass keeps for the backward pass.
@@ -134,37 +214,35 @@ impl Net {
         Net { params, shade }
     }
 
-    pub fn embedded() -> Result<Net, NetError> {
-        Net::from_bytes(DEFAULT_WEIGHTS)
+    /// One net's weights in `path` (the trainer's starting point); errors
+    /// name the file.
+    pub fn load(path: &std::path::Path) -> Result<Net, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Net::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
     }
 
-    /// The weights in `path`, or the embedded ones; errors name the file.
-    pub fn load(path: Option<&std::path::Path>) -> Result<Net, String> {
-        match path {
-            Some(p) => {
-                let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
-                Net::from_bytes(&bytes).map_err(|e| format!("{}: {e}", p.display()))
-            }
-            None => Net::embedded().map_err(|e| format!("the embedded scan net: {e}")),
+    /// The length of the net file at the start of `bytes`, from its header.
+    fn file_length(bytes: &[u8]) -> Result<usize, NetError> {
+        if bytes.len() < HEADER_V1 || &bytes[..8] != MAGIC {
+            return Err(NetError::BadMagic);
+        }
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        match version {
+            1 => Ok(HEADER_V1 + 4 * PARAMS),
+            VERSION => Ok(HEADER + 4 * PARAMS),
+            _ => Err(NetError::BadVersion(version)),
         }
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Net, NetError> {
-        if bytes.len() < HEADER_V1 || &bytes[..8] != MAGIC {
-            return Err(NetError::BadMagic);
-        }
+        let expected = Net::file_length(bytes)?;
         let word = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
         let version = word(8);
-        let header = match version {
-            1 => HEADER_V1,
-            VERSION => HEADER,
-            _ => return Err(NetError::BadVersion(version)),
-        };
+        let header = expected - 4 * PARAMS;
         let shape: Vec<u32> = (0..SHAPE.len()).map(|i| word(12 + 4 * i)).collect();
         if shape != SHAPE {
             return Err(NetError::BadShape(shape));
         }
-        let expected = header + 4 * PARAMS;
         if bytes.len() != expected {
             return Err(NetError::BadLength {
                 expected,
@@ -566,6 +644,41 @@ mod tests {
             assert_eq!(back.shade, shade);
             assert_eq!(back.params, net.params);
         }
+    }
+
+    /// Nets back to back load as an ensemble, in order; a file with a
+    /// broken member, trailing bytes or too many members is refused.
+    #[test]
+    fn several_nets_in_one_file_load_as_an_ensemble() {
+        let luma = Net::random(4, Shade::Luma);
+        let pigment = Net::random(5, Shade::Pigment);
+        let mut bytes = luma.to_bytes();
+        bytes.extend(pigment.to_bytes());
+        let ensemble = Ensemble::from_bytes(&bytes).expect("two nets load");
+        assert_eq!(ensemble.members.len(), 2);
+        assert_eq!(ensemble.members[0].params, luma.params);
+        assert_eq!(ensemble.members[1].shade, Shade::Pigment);
+        assert_eq!(ensemble.shades(), vec![Shade::Luma, Shade::Pigment]);
+        assert_eq!(ensemble.to_bytes(), bytes);
+        assert!(matches!(
+            Ensemble::from_bytes(&bytes[..bytes.len() - 4]),
+            Err(NetError::BadLength { .. })
+        ));
+        let mut trailing = bytes.clone();
+        trailing.extend_from_slice(b"TSCAN");
+        assert!(matches!(
+            Ensemble::from_bytes(&trailing),
+            Err(NetError::BadMagic)
+        ));
+        assert!(matches!(
+            Ensemble::from_bytes(&[]),
+            Err(NetError::Members(0))
+        ));
+        let many: Vec<u8> = (0..=MAX_MEMBERS).flat_map(|_| luma.to_bytes()).collect();
+        assert!(matches!(
+            Ensemble::from_bytes(&many),
+            Err(NetError::Members(_))
+        ));
     }
 
     /// A version 1 file (no plane in its header) reads luma.

@@ -11,11 +11,11 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::finder::Grid;
-use super::net::{Net, PARAMS, SIDE};
+use super::net::{Ensemble, Net, PARAMS, SIDE};
 use super::picture::{Plane, Shade};
 use super::render::{self, HELD_OUT_SETS, LabelFont, PieceSet, Styles, TRAINING_SETS};
 use super::sense::{self, Bottom};
-use super::{EMPTY, call_squares, read_image};
+use super::{EMPTY, Planes, call_squares, read_image};
 use crate::rng::SplitMix64;
 use crate::train::optim::{BETA1, BETA2, Moments, adam};
 
@@ -182,7 +182,7 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     let fonts = render::load_label_fonts(&args.art, render::label_fonts(Styles::Seen))?;
     let games = load_game_positions(args.games.as_deref(), |i| !measured_game(i))?;
     let mut net = match &args.resume {
-        Some(path) => Net::load(Some(path))?,
+        Some(path) => Net::load(path)?,
         None => Net::random(args.seed, args.shade.unwrap_or(DEFAULT_SHADE)),
     };
     if let Some(shade) = args.shade.filter(|&shade| shade != net.shade) {
@@ -354,7 +354,7 @@ impl Tally {
 }
 
 fn measure_one(
-    net: &Net,
+    nets: &Ensemble,
     sets: &[PieceSet],
     fonts: &[LabelFont],
     styles: Styles,
@@ -366,7 +366,6 @@ fn measure_one(
     let (board, origin) = render::pick_position(&mut rng, games);
     let scattered = origin == render::Origin::Scattered;
     let sample = render::render(&mut rng, sets, fonts, styles, &board);
-    let plane = Plane::shaded(&sample.image, net.shade);
     // With `--failures DIR`, the picture is kept there under `name`.
     let keep = |name: String| {
         if let Some(dir) = failures {
@@ -386,8 +385,8 @@ fn measure_one(
         square: sample.square,
         skew: 0.0,
     };
-    let upright = plane.upright(sample.skew);
-    let true_reading = sense::read(call_squares(net, &upright, &true_grid), Bottom::Auto, None);
+    let planes = Planes::new(&sample.image, nets, sample.skew, None);
+    let true_reading = sense::read(call_squares(nets, &planes, &true_grid), Bottom::Auto, None);
     tally.true_grid_squares_right = squares_right(&true_reading, &sample.displayed);
     for (truth, call) in sample
         .displayed
@@ -398,7 +397,7 @@ fn measure_one(
     }
     tally.true_grid_exact = usize::from(true_reading.board == board);
     tally.skewed_boards = usize::from(sample.skew != 0.0);
-    let Ok((_, grid, reading)) = read_image(net, &sample.image, Bottom::Auto, None) else {
+    let Ok((_, grid, reading)) = read_image(nets, &sample.image, Bottom::Auto, None) else {
         tally.not_found = 1;
         keep(format!(
             "notfound_{seed}_true_{:.1},{:.1},{:.2},{:.2}.png",
@@ -503,7 +502,7 @@ pub fn run_eval(args: &EvalArgs) -> Result<(), String> {
     let names = chosen_or(&args.sets, names);
     let sets = render::load_sets(&args.art, &names)?;
     let fonts = render::load_label_fonts(&args.art, render::label_fonts(styles))?;
-    let net = Net::load(args.net.as_deref())?;
+    let nets = Ensemble::load(args.net.as_deref())?;
     let games = load_game_positions(args.games.as_deref(), measured_game)?;
     if let Some(dir) = &args.failures {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -512,7 +511,7 @@ pub fn run_eval(args: &EvalArgs) -> Result<(), String> {
         .into_par_iter()
         .map(|i| {
             measure_one(
-                &net,
+                &nets,
                 &sets,
                 &fonts,
                 styles,
