@@ -54,7 +54,7 @@ pub struct ScanArgs {
     pub depth: Option<u32>,
     #[arg(long, requires = "analyse", conflicts_with = "depth")]
     pub movetime: Option<u64>,
-    /// Classifier weights to use instead of the embedded ones.
+    /// Classifier weights to use instead of the embedded ones: one net, or up to four back to back (`cat`), read together.
     #[arg(long)]
     pub net: Option<PathBuf>,
     /// The playing area's four corners in the picture, `x,y x,y x,y x,y` in

@@ -71,7 +71,7 @@ pub struct EvalArgs {
     /// Seeds far from training's, so no measured board was trained on.
     #[arg(long, default_value_t = 1_000_000_007)]
     pub seed: u64,
-    /// Weights to measure instead of the embedded ones.
+    /// Weights to measure instead of the embedded ones (one net or several back to back).
     #[arg(long)]
     pub net: Option<PathBuf>,
     /// Write every board the reader got wrong here (PNG, truth in the name), every
