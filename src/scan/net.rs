@@ -66,8 +66,10 @@ pub enum NetError {
         found: usize,
     },
     NotFinite(usize),
-    /// A file of several nets holds none, or more than [`MAX_MEMBERS`].
-    Members(usize),
+    /// An empty file.
+    NoNets,
+    /// A file of more than [`MAX_MEMBERS`] nets.
+    TooManyNets,
 }
 
 impl fmt::Display for NetError {
@@ -90,9 +92,10 @@ impl fmt::Display for NetError {
                 write!(f, "scan net file is {found} bytes, expected {expected}")
             }
             NetError::NotFinite(i) => write!(f, "scan net parameter {i} is not a finite number"),
-            NetError::Members(n) => write!(
+            NetError::NoNets => write!(f, "scan net file is empty"),
+            NetError::TooManyNets => write!(
                 f,
-                "scan net file holds {n} nets, this build reads 1 to {MAX_MEMBERS}"
+                "scan net file holds more than {MAX_MEMBERS} nets, the most this build reads"
             ),
         }
     }
@@ -142,7 +145,7 @@ impl Ensemble {
         let mut members = Vec::new();
         while !bytes.is_empty() {
             if members.len() == MAX_MEMBERS {
-                return Err(NetError::Members(MAX_MEMBERS + 1));
+                return Err(NetError::TooManyNets);
             }
             // A short last member is measured whole, so its error names the length.
             let length = Net::file_length(bytes)?.min(bytes.len());
@@ -150,7 +153,7 @@ impl Ensemble {
             bytes = &bytes[length..];
         }
         if members.is_empty() {
-            return Err(NetError::Members(0));
+            return Err(NetError::NoNets);
         }
         Ok(Ensemble { members })
     }
@@ -670,14 +673,11 @@ mod tests {
             Ensemble::from_bytes(&trailing),
             Err(NetError::BadMagic)
         ));
-        assert!(matches!(
-            Ensemble::from_bytes(&[]),
-            Err(NetError::Members(0))
-        ));
+        assert!(matches!(Ensemble::from_bytes(&[]), Err(NetError::NoNets)));
         let many: Vec<u8> = (0..=MAX_MEMBERS).flat_map(|_| luma.to_bytes()).collect();
         assert!(matches!(
             Ensemble::from_bytes(&many),
-            Err(NetError::Members(_))
+            Err(NetError::TooManyNets)
         ));
     }
 

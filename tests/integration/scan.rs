@@ -289,6 +289,27 @@ fn a_malformed_weight_file_is_refused() {
     assert_refused(&o, "scan net");
 }
 
+/// The shipped file holds several nets back to back; cut short, or with
+/// more nets than a reading may use, it is refused with a message.
+#[test]
+fn a_broken_file_of_several_nets_is_refused() {
+    let shipped = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/scan.tscan")).unwrap();
+    let dir = temp_dir("scan-nets");
+    let short = dir.join("short.tscan");
+    std::fs::write(&short, &shipped[..shipped.len() - 4]).unwrap();
+    let too_many = dir.join("too-many.tscan");
+    std::fs::write(&too_many, [shipped.as_slice(), shipped.as_slice()].concat()).unwrap();
+    for (file, why) in [(&short, "scan net file is"), (&too_many, "holds more than")] {
+        let o = tarpon(&[
+            "scan",
+            "--net",
+            file.to_str().unwrap(),
+            &fixture("cburnett-white-bottom.png"),
+        ]);
+        assert_refused(&o, why);
+    }
+}
+
 /// A PNG whose header claims `width`×`height` pixels, with an empty data
 /// chunk: enough for a reader to see the size, nothing to decode.
 fn png_header(width: u32, height: u32) -> Vec<u8> {
