@@ -110,6 +110,15 @@ pub struct Net {
     pub shade: Shade,
 }
 
+/// `path` read and parsed by `parse`; errors name the file.
+fn parse_file<T>(
+    path: &std::path::Path,
+    parse: impl Fn(&[u8]) -> Result<T, NetError>,
+) -> Result<T, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// At most this many nets in one file: each costs a reading pass.
 pub const MAX_MEMBERS: usize = 4;
 
@@ -132,10 +141,7 @@ impl Ensemble {
     /// The nets in `path`, or the embedded ones; errors name the file.
     pub fn load(path: Option<&std::path::Path>) -> Result<Ensemble, String> {
         match path {
-            Some(p) => {
-                let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
-                Ensemble::from_bytes(&bytes).map_err(|e| format!("{}: {e}", p.display()))
-            }
+            Some(p) => parse_file(p, Ensemble::from_bytes),
             None => Ensemble::embedded().map_err(|e| format!("the embedded scan net: {e}")),
         }
     }
@@ -220,8 +226,7 @@ impl Net {
     /// One net's weights in `path` (the trainer's starting point); errors
     /// name the file.
     pub fn load(path: &std::path::Path) -> Result<Net, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Net::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+        parse_file(path, Net::from_bytes)
     }
 
     /// The length of the net file at the start of `bytes`, from its header.
