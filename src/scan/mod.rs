@@ -6,6 +6,8 @@
 //!   square out of it at the classifier's input size;
 //! - [`finder`]: the 8×8 grid in a 2D screenshot or diagram, from gradient
 //!   profiles (evenly spaced lines);
+//! - [`page`]: a board printed on a mostly blank page, looked for in each
+//!   block of print when the whole picture shows none;
 //! - [`perspective`]: a board seen at an angle, its corners given, warped
 //!   flat;
 //! - [`photo`]: photos of physical boards: occupancy and piece colour per
@@ -32,6 +34,7 @@ pub mod colour;
 pub mod finder;
 pub mod labels;
 pub mod net;
+pub mod page;
 pub mod perspective;
 pub mod photo;
 pub mod picture;
@@ -268,7 +271,9 @@ const SURE_AGREEMENT: usize = 58;
 /// teal and lilac, orange and grey hatching), each colour channel alone is
 /// searched too, and a channel's grid on which more squares alternate is
 /// kept, unless it lies within half a square of the grey plane's and the
-/// grey plane placed its lines.
+/// grey plane placed its lines. Where no plane shows a board and the
+/// picture is mostly paper, each block of print is searched alone
+/// ([`page`]).
 pub fn read_image(
     nets: &net::Ensemble,
     image: &image::RgbImage,
@@ -276,6 +281,22 @@ pub fn read_image(
     to_move: Option<sense::Side>,
 ) -> Result<(Planes, finder::Grid, sense::Reading), finder::FindError> {
     let plane = picture::Plane::from_rgb(image);
+    let (grid, luma_upright) = match locate(image, plane) {
+        Ok((found, luma_upright)) => (found.grid, luma_upright),
+        Err(nothing) => (on_the_page(image).ok_or(nothing)?, None),
+    };
+    let planes = Planes::new(image, nets, grid.skew, luma_upright);
+    let reading = read_upright(nets, &planes, &grid, bottom, to_move);
+    Ok((planes, grid, reading))
+}
+
+/// The grid [`read_image`]'s search found, and the grey plane turned
+/// upright by its skew when the grey plane's grid won (luma nets read the
+/// squares from it).
+fn locate(
+    image: &image::RgbImage,
+    plane: picture::Plane,
+) -> Result<(finder::Found, Option<picture::Plane>), finder::FindError> {
     // A crooked board is turned upright before its lines are looked for.
     let find_upright = |upright: &picture::Plane, skew: f32| {
         finder::find_scored(upright).map(|found| finder::Found {
@@ -284,8 +305,7 @@ pub fn read_image(
         })
     };
     let grey_skew = finder::skew(&plane);
-    // Kept: luma nets read the squares from it when the grey plane's grid
-    // wins (no copy when the picture is not turned).
+    // No copy when the picture is not turned.
     let grey_upright = if grey_skew == 0.0 {
         plane
     } else {
@@ -295,6 +315,10 @@ pub fn read_image(
     let grey_grid = best.as_ref().ok().map(|found| found.grid);
     for channel in 0..3 {
         if matches!(best, Ok(found) if found.agreeing >= SURE_AGREEMENT) {
+            break;
+        }
+        // In a grey picture every channel is the grey plane again.
+        if channel == 0 && is_grey(image) {
             break;
         }
         let tinted = picture::Plane::from_channel(image, channel);
@@ -319,13 +343,46 @@ pub fn read_image(
             best = tinted;
         }
     }
-    let grid = best?.grid;
-    // The grey plane turned for the finder is the one luma nets read, when
-    // its grid won.
-    let luma_upright = (grid.skew == grey_skew).then_some(grey_upright);
-    let planes = Planes::new(image, nets, grid.skew, luma_upright);
-    let reading = read_upright(nets, &planes, &grid, bottom, to_move);
-    Ok((planes, grid, reading))
+    let found = best?;
+    let luma_upright = (found.grid.skew == grey_skew).then_some(grey_upright);
+    Ok((found, luma_upright))
+}
+
+/// Whether every pixel's three channels are equal (a grey picture stored
+/// as colour, as pdftoppm and most scanners write a page).
+fn is_grey(image: &image::RgbImage) -> bool {
+    image.pixels().all(|p| p[0] == p[1] && p[1] == p[2])
+}
+
+/// The board in the page's printed blocks ([`page::printed_blocks`]), its
+/// grid in the whole picture's terms: of the blocks in which one is found,
+/// the one on which most squares alternate, the smaller on a tie (a block
+/// holding text beside the board can place a grid a row off that still
+/// alternates on enough squares; the board's own block does not).
+fn on_the_page(image: &image::RgbImage) -> Option<finder::Grid> {
+    let (width, height) = image.dimensions();
+    let mut best: Option<finder::Found> = None;
+    for block in page::printed_blocks(&picture::Plane::from_rgb(image))
+        .into_iter()
+        .rev()
+    {
+        let cut = image::imageops::crop_imm(
+            image,
+            block.left as u32,
+            block.top as u32,
+            block.width as u32,
+            block.height as u32,
+        )
+        .to_image();
+        let Ok((found, _)) = locate(&cut, picture::Plane::from_rgb(&cut)) else {
+            continue;
+        };
+        if best.is_none_or(|b| found.agreeing > b.agreeing) {
+            let grid = page::in_whole_picture(found.grid, block, width as usize, height as usize);
+            best = Some(finder::Found { grid, ..found });
+        }
+    }
+    best.map(|found| found.grid)
 }
 
 /// Calls the squares of a known grid and applies chess sense.
@@ -414,6 +471,51 @@ mod tests {
         for (x, y) in a.iter().flatten().zip(b.iter().flatten()) {
             assert!((x - y).abs() < 1e-4, "{x} against {y}");
         }
+    }
+
+    /// A hatched diagram in the middle of a page of "text" (dark bars in
+    /// lines above and below it, blank paper around): the whole page shows
+    /// no board to the finder, the diagram's block does, and the grid is
+    /// the diagram's own moved by where it was pasted.
+    #[test]
+    fn a_diagram_on_a_page_of_text_is_found_in_its_block() {
+        let nets = net::Ensemble::embedded().expect("the embedded nets load");
+        let diagram = fixture_image("cburnett-hatched.png");
+        let (_, alone, reading) =
+            read_image(&nets, &diagram, sense::Bottom::Auto, None).expect("found alone");
+        let (width, height) = (3 * diagram.width(), 4 * diagram.height());
+        let mut page = image::RgbImage::from_pixel(width, height, image::Rgb([255; 3]));
+        let (left, top) = (
+            (width - diagram.width()) / 2,
+            (height - diagram.height()) / 2,
+        );
+        let mut seed = 5u32;
+        let lines = (60..top - 30).chain(top + diagram.height() + 30..height - 60);
+        for y in lines.step_by(22) {
+            let mut x = width / 10;
+            while x + 60 < width - width / 10 {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                let word = 15 + (seed >> 16) % 56;
+                for (dx, dy) in (0..word).flat_map(|dx| (0..8).map(move |dy| (dx, dy))) {
+                    page.put_pixel(x + dx, y + dy, image::Rgb([20; 3]));
+                }
+                x += word + 9;
+            }
+        }
+        image::imageops::replace(&mut page, &diagram, left.into(), top.into());
+        let plane = picture::Plane::from_rgb(&page);
+        assert!(
+            finder::find(&plane).is_err(),
+            "the whole page alone shows no board"
+        );
+        let (_, grid, on_page) =
+            read_image(&nets, &page, sense::Bottom::Auto, None).expect("found on the page");
+        assert_eq!(on_page.fen, reading.fen);
+        assert!(
+            (grid.left - alone.left - left as f32).abs() < 0.5
+                && (grid.top - alone.top - top as f32).abs() < 0.5,
+            "{grid:?} against {alone:?} moved by ({left}, {top})"
+        );
     }
 
     #[test]

@@ -498,7 +498,7 @@ fn a_screenshot_of_xboard_is_read_both_ways_up() {
 
 #[test]
 #[ignore = "needs pdflatex with the chessboard package (texlive-games, texlive-latex-extra) and pdftoppm"]
-fn a_book_diagram_typeset_by_latex_is_read_both_ways_up() {
+fn a_book_diagram_typeset_by_latex_is_read_both_ways_up_cut_and_on_its_page() {
     let placement = "r1bqkb1r/pppp1ppp/2n2n2/4p1N1/2B1P3/8/PPPP1PPP/RNBQK2R";
     let dir = temp_dir("scan-latex");
     for (option, bottom) in [("", "white"), (", inverse", "black")] {
@@ -545,6 +545,9 @@ fn a_book_diagram_typeset_by_latex_is_read_both_ways_up() {
         let shot = dir.join(format!("diagram-{bottom}.png"));
         cut.save(&shot).unwrap();
         let json = assert_reads(&shot, placement, bottom, "the diagram");
+        assert_eq!(json["oriented_by"], "coordinates", "{json}");
+        // And the whole page, uncut: mostly blank paper.
+        let json = assert_reads(&dir.join("page.png"), placement, bottom, "the page");
         assert_eq!(json["oriented_by"], "coordinates", "{json}");
     }
 }
