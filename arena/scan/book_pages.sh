@@ -4,7 +4,9 @@
 # on an otherwise short page and on a page of running text, both ways up,
 # rastered at several resolutions, some turned a little as a scanner leaves
 # them, one saved as JPEG. Prints one line a picture and the count read
-# exactly and the right way up.
+# exactly and the right way up. Then a puzzle page of four diagrams (one
+# with Black at the bottom) read with `--all`, at four resolutions: the
+# boards read exactly, in order.
 #
 #   arena/scan/book_pages.sh TARPON OUT
 #
@@ -63,3 +65,30 @@ except Exception:
   echo "$picture $verdict $fen $bottom"
 done
 echo "read exactly, the right way up: $exact of $total"
+
+# A puzzle page: four diagrams in two rows, the fourth turned round.
+puzzles=("$placement" "6k1/5ppp/8/8/8/8/5PPP/3R2K1" "r4rk1/ppp2ppp/8/8/8/8/PPP2PPP/R4RK1" "4k3/8/8/8/8/8/4P3/4K3")
+diagram() { echo "\\chessboard[setfen=${puzzles[$1]} w - - 0 1, showmover=false, boardfontsize=14pt${2:-}]"; }
+printf '%s\n' '\documentclass{article}\usepackage{chessboard}\pagestyle{empty}\begin{document}' \
+  '\section*{Puzzles 1--4}' '\begin{tabular}{cc}' "$(diagram 0) & $(diagram 1) \\\\" '1. & 2. \\' \
+  "$(diagram 2) & $(diagram 3 ', inverse') \\\\" '3. & 4. Black at the bottom. \\' \
+  '\end{tabular}' '\end{document}' > puzzles.tex
+pdflatex -interaction=nonstopmode puzzles.tex > /dev/null
+sides=(white white white black)
+found=0
+for dpi in 100 150 200 300; do
+  pdftoppm -r $dpi -png -singlefile puzzles.pdf puzzles-$dpi
+  json=$("$tarpon" scan puzzles-$dpi.png --all --format json 2> /dev/null || true)
+  read -r -a read_boards < <(python3 -c 'import json,sys
+try:
+    print(" ".join(o["fen"].split()[0] + "," + o["bottom"] for o in json.loads(sys.argv[1])))
+except Exception:
+    print("none")' "$json")
+  right=0
+  for i in 0 1 2 3; do
+    [ "${read_boards[$i]:-}" = "${puzzles[$i]},${sides[$i]}" ] && right=$((right + 1))
+  done
+  found=$((found + right))
+  echo "puzzles-$dpi.png: ${#read_boards[@]} boards read, $right of 4 exact in order"
+done
+echo "puzzle pages: $found of 16 boards exact, in order"

@@ -20,7 +20,7 @@ use super::render::{self, Styles};
 use super::sense::{Bottom, Reading, Side, square_name};
 use super::train::{EvalArgs, TrainArgs, run_eval, run_train};
 use super::{
-    CLASSES, MIN_CONFIDENCE, class_of, doubtful_squares, doubts, read_grid, read_image,
+    CLASSES, MIN_CONFIDENCE, class_of, doubtful_squares, doubts, read_all, read_grid, read_image,
     scan_picture,
 };
 use crate::explain::json::Json;
@@ -62,6 +62,10 @@ pub struct ScanArgs {
     /// page): it is warped flat instead of searched for.
     #[arg(long, allow_hyphen_values = true)]
     pub corners: Option<String>,
+    /// Read every board in the picture (a page of diagrams) in reading
+    /// order: a FEN a line, `--format json` an array of objects.
+    #[arg(long, conflicts_with_all = ["corners", "debug_dir"])]
+    pub all: bool,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -177,7 +181,8 @@ fn scan(args: &ScanArgs) -> Result<ExitCode, String> {
     let path = args.image.as_deref().ok_or("no picture given")?;
     let mut image = picture::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let nets = Ensemble::load(args.net.as_deref())?;
-    let (planes, grid, reading) = match &args.corners {
+    let not_found = |e: crate::scan::finder::FindError| format!("{}: {e}", path.display());
+    let boards = match &args.corners {
         Some(corners) => {
             image = warp_to_corners(&image, corners, FLAT_SQUARE)?;
             let margin = FLAT_MARGIN as f32 * FLAT_SQUARE as f32;
@@ -188,38 +193,54 @@ fn scan(args: &ScanArgs) -> Result<ExitCode, String> {
                 skew: 0.0,
             };
             let (planes, reading) = read_grid(&nets, &image, &grid, args.bottom, args.to_move);
-            (planes, grid, reading)
+            vec![(planes, grid, reading)]
         }
-        None => read_image(&nets, &image, args.bottom, args.to_move)
-            .map_err(|e| format!("{}: {e}", path.display()))?,
+        None if args.all => {
+            read_all(&nets, &image, args.bottom, args.to_move).map_err(not_found)?
+        }
+        None => vec![read_image(&nets, &image, args.bottom, args.to_move).map_err(not_found)?],
     };
-    let doubtful = doubtful_squares(&reading, args.min_confidence);
-    match args.format {
-        Format::Fen => {
-            println!("{}", reading.fen);
-            eprint!("{}", confidence_grid(&reading));
-        }
-        Format::Ascii => print!("{}", ascii(&reading)),
-        Format::Json => println!("{}", json(&reading, &grid, &doubtful)),
-    }
-    if let Some(dir) = &args.debug_dir {
-        write_debug(dir, &image, planes.main(), &grid, &reading)
-            .map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
+    let mut objects = Vec::new();
     let mut sound = true;
-    if let Some(why) = &reading.illegal {
-        eprintln!("tarpon scan: the position read is not legal: {why}");
-        sound = false;
-    }
-    if let Some(doubts) = doubts(&reading, &doubtful) {
-        eprintln!("tarpon scan: {doubts}");
-        sound = false;
-    }
-    if args.analyse {
-        if reading.illegal.is_some() {
-            return Err("cannot analyse an illegal position".into());
+    for (planes, grid, reading) in &boards {
+        let doubtful = doubtful_squares(reading, args.min_confidence);
+        match args.format {
+            Format::Fen => {
+                println!("{}", reading.fen);
+                eprint!("{}", confidence_grid(reading));
+            }
+            Format::Ascii => print!("{}", ascii(reading)),
+            Format::Json if args.all => objects.push(json(reading, grid, &doubtful)),
+            Format::Json => println!("{}", json(reading, grid, &doubtful)),
         }
-        analyse(&reading.fen, args.depth, args.movetime)?;
+        if let Some(dir) = &args.debug_dir {
+            write_debug(dir, &image, planes.main(), grid, reading)
+                .map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        // With several boards, each one's trouble is named with its FEN.
+        let which = if args.all {
+            format!(" ({})", reading.fen)
+        } else {
+            String::new()
+        };
+        if let Some(why) = &reading.illegal {
+            eprintln!("tarpon scan: the position read{which} is not legal: {why}");
+            sound = false;
+        }
+        if let Some(doubts) = doubts(reading, &doubtful) {
+            eprintln!("tarpon scan{which}: {doubts}");
+            sound = false;
+        }
+        if args.analyse {
+            if reading.illegal.is_none() {
+                analyse(&reading.fen, args.depth, args.movetime)?;
+            } else if !args.all {
+                return Err("cannot analyse an illegal position".into());
+            }
+        }
+    }
+    if args.all && args.format == Format::Json {
+        println!("{}", Json::Arr(objects));
     }
     Ok(if sound {
         ExitCode::SUCCESS

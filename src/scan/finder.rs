@@ -60,6 +60,24 @@ impl Grid {
             .all(|(a, b)| (a - b).abs() <= fraction * self.square)
     }
 
+    /// Whether the two boards share more than a quarter of the smaller's
+    /// area (skews ignored: boards found in one picture turn alike).
+    pub fn overlaps(&self, other: &Grid) -> bool {
+        let span = |g: &Grid| {
+            (
+                g.left,
+                g.top,
+                g.left + 8.0 * g.square,
+                g.top + 8.0 * g.square,
+            )
+        };
+        let (a, b) = (span(self), span(other));
+        let across = (a.2.min(b.2) - a.0.max(b.0)).max(0.0);
+        let down = (a.3.min(b.3) - a.1.max(b.1)).max(0.0);
+        let smaller = (8.0 * self.square.min(other.square)).powi(2);
+        across * down > 0.25 * smaller
+    }
+
     /// Whether all of `other` lies inside one of this grid's squares (give
     /// or take a twentieth of it: the lines are a pixel or two wide).
     fn has_within_one_square(&self, other: &Grid) -> bool {

@@ -280,14 +280,76 @@ pub fn read_image(
     bottom: sense::Bottom,
     to_move: Option<sense::Side>,
 ) -> Result<(Planes, finder::Grid, sense::Reading), finder::FindError> {
-    let plane = picture::Plane::from_rgb(image);
-    let (grid, luma_upright) = match locate(image, plane) {
-        Ok((found, luma_upright)) => (found.grid, luma_upright),
-        Err(nothing) => (on_the_page(image).ok_or(nothing)?, None),
+    let whole = locate(image, picture::Plane::from_rgb(image));
+    let (grid, luma_upright) = match whole {
+        Ok((found, luma_upright)) if found.agreeing >= SURE_AGREEMENT => (found.grid, luma_upright),
+        // A page of several diagrams can show a grid spanning them that
+        // alternates on enough squares; a diagram's own block shows more.
+        whole => match (whole, boards_on_the_page(image).first()) {
+            (Ok((found, luma_upright)), Some(block)) if found.agreeing >= block.agreeing => {
+                (found.grid, luma_upright)
+            }
+            (_, Some(block)) => (block.grid, None),
+            (Ok((found, luma_upright)), None) => (found.grid, luma_upright),
+            (Err(nothing), None) => return Err(nothing),
+        },
     };
     let planes = Planes::new(image, nets, grid.skew, luma_upright);
     let reading = read_upright(nets, &planes, &grid, bottom, to_move);
     Ok((planes, grid, reading))
+}
+
+/// Every board in a picture, in reading order (top to bottom, then left
+/// to right), each read as [`read_image`] reads one: the whole picture's
+/// board and, on a page, each block's ([`page`]), a board found twice
+/// counted once (the grid on which more squares alternate kept).
+pub fn read_all(
+    nets: &net::Ensemble,
+    image: &image::RgbImage,
+    bottom: sense::Bottom,
+    to_move: Option<sense::Side>,
+) -> Result<Vec<(Planes, finder::Grid, sense::Reading)>, finder::FindError> {
+    let whole = locate(image, picture::Plane::from_rgb(image));
+    let mut found = boards_on_the_page(image);
+    let nothing = match whole {
+        Ok((board, _)) => {
+            found.push(board);
+            None
+        }
+        Err(nothing) => Some(nothing),
+    };
+    let mut boards: Vec<finder::Grid> = distinct(found).into_iter().map(|f| f.grid).collect();
+    if boards.is_empty() {
+        return Err(nothing.unwrap_or(finder::FindError::NoCheckerboard));
+    }
+    // A row of diagrams shares its tops to within half a board.
+    boards.sort_by(|a, b| {
+        let side = 4.0 * a.square.max(b.square);
+        let (row_a, row_b) = ((a.top / side).round(), (b.top / side).round());
+        row_a.total_cmp(&row_b).then(a.left.total_cmp(&b.left))
+    });
+    Ok(boards
+        .into_iter()
+        .map(|grid| {
+            let planes = Planes::new(image, nets, grid.skew, None);
+            let reading = read_upright(nets, &planes, &grid, bottom, to_move);
+            (planes, grid, reading)
+        })
+        .collect())
+}
+
+/// The boards of `found` that overlap none on which more squares
+/// alternate (the earlier on a tie), most alternating first.
+fn distinct(mut found: Vec<finder::Found>) -> Vec<finder::Found> {
+    // Stable: the earlier first among equals.
+    found.sort_by_key(|f| std::cmp::Reverse(f.agreeing));
+    let mut kept: Vec<finder::Found> = Vec::new();
+    for f in found {
+        if !kept.iter().any(|k| k.grid.overlaps(&f.grid)) {
+            kept.push(f);
+        }
+    }
+    kept
 }
 
 /// The grid [`read_image`]'s search found, and the grey plane turned
@@ -354,35 +416,32 @@ fn is_grey(image: &image::RgbImage) -> bool {
     image.pixels().all(|p| p[0] == p[1] && p[1] == p[2])
 }
 
-/// The board in the page's printed blocks ([`page::printed_blocks`]), its
-/// grid in the whole picture's terms: of the blocks in which one is found,
-/// the one on which most squares alternate, the smaller on a tie (a block
-/// holding text beside the board can place a grid a row off that still
-/// alternates on enough squares; the board's own block does not).
-fn on_the_page(image: &image::RgbImage) -> Option<finder::Grid> {
+/// The boards found in the page's printed blocks ([`page::printed_blocks`];
+/// none when the picture is not mostly paper), their grids in the whole
+/// picture's terms, the one on which most squares alternate first and the
+/// smaller block's on a tie (a block holding text beside the board can
+/// place a grid a row off that still alternates on enough squares; the
+/// board's own block does not); a board found in several blocks once.
+fn boards_on_the_page(image: &image::RgbImage) -> Vec<finder::Found> {
     let (width, height) = image.dimensions();
-    let mut best: Option<finder::Found> = None;
-    for block in page::printed_blocks(&picture::Plane::from_rgb(image))
+    let found: Vec<finder::Found> = page::printed_blocks(&picture::Plane::from_rgb(image))
         .into_iter()
         .rev()
-    {
-        let cut = image::imageops::crop_imm(
-            image,
-            block.left as u32,
-            block.top as u32,
-            block.width as u32,
-            block.height as u32,
-        )
-        .to_image();
-        let Ok((found, _)) = locate(&cut, picture::Plane::from_rgb(&cut)) else {
-            continue;
-        };
-        if best.is_none_or(|b| found.agreeing > b.agreeing) {
+        .filter_map(|block| {
+            let cut = image::imageops::crop_imm(
+                image,
+                block.left as u32,
+                block.top as u32,
+                block.width as u32,
+                block.height as u32,
+            )
+            .to_image();
+            let (found, _) = locate(&cut, picture::Plane::from_rgb(&cut)).ok()?;
             let grid = page::in_whole_picture(found.grid, block, width as usize, height as usize);
-            best = Some(finder::Found { grid, ..found });
-        }
-    }
-    best.map(|found| found.grid)
+            Some(finder::Found { grid, ..found })
+        })
+        .collect();
+    distinct(found)
 }
 
 /// Calls the squares of a known grid and applies chess sense.
@@ -516,6 +575,35 @@ mod tests {
                 && (grid.top - alone.top - top as f32).abs() < 0.5,
             "{grid:?} against {alone:?} moved by ({left}, {top})"
         );
+    }
+
+    /// Three copies of a diagram on blank paper, two in the first row and
+    /// one below: each is read, in reading order, where it was pasted.
+    #[test]
+    fn every_diagram_on_a_page_is_read_in_reading_order() {
+        let nets = net::Ensemble::embedded().expect("the embedded nets load");
+        let diagram = fixture_image("cburnett-hatched.png");
+        let (_, alone, reading) =
+            read_image(&nets, &diagram, sense::Bottom::Auto, None).expect("found alone");
+        let (w, h) = (diagram.width(), diagram.height());
+        let mut page = image::RgbImage::from_pixel(3 * w, 3 * h, image::Rgb([255; 3]));
+        let places = [(w / 3, h / 3), (w * 5 / 3, h / 2), (w / 2, h * 5 / 3)];
+        // Pasted out of reading order.
+        for &(left, top) in places.iter().rev() {
+            image::imageops::replace(&mut page, &diagram, left.into(), top.into());
+        }
+        let boards = read_all(&nets, &page, sense::Bottom::Auto, None).expect("found");
+        assert_eq!(boards.len(), 3);
+        for ((_, grid, on_page), (left, top)) in boards.iter().zip(places) {
+            assert_eq!(on_page.fen, reading.fen);
+            assert!(
+                (grid.left - alone.left - left as f32).abs() < 0.5
+                    && (grid.top - alone.top - top as f32).abs() < 0.5,
+                "{grid:?} against {alone:?} moved by ({left}, {top})"
+            );
+        }
+        let (_, _, one) = read_image(&nets, &page, sense::Bottom::Auto, None).expect("one");
+        assert_eq!(one.fen, reading.fen);
     }
 
     #[test]

@@ -209,6 +209,56 @@ fn json_output_parses_and_carries_every_square() {
     }
 }
 
+/// `--all` on a page of two diagrams side by side: a JSON array of both,
+/// left first; one board alone is an array of one; `--all` with
+/// `--corners` is refused.
+#[test]
+fn all_boards_of_a_page_come_as_a_json_array_in_reading_order() {
+    let board = image::open(fixture("cburnett-white-bottom.png"))
+        .expect("the fixture decodes")
+        .to_rgb8();
+    let (w, h) = board.dimensions();
+    // Mostly paper, as a page is.
+    let (margin_x, margin_y) = (w / 2, h / 2);
+    let mut page =
+        image::RgbImage::from_pixel(2 * w + 3 * margin_x, h + 2 * margin_y, image::Rgb([255; 3]));
+    image::imageops::replace(&mut page, &board, margin_x.into(), margin_y.into());
+    image::imageops::replace(
+        &mut page,
+        &board,
+        (w + 2 * margin_x).into(),
+        margin_y.into(),
+    );
+    let dir = temp_dir("scan-all");
+    let path = dir.join("two.png");
+    page.save(&path).expect("write the page");
+    let o = tarpon(&["scan", path.to_str().unwrap(), "--all", "--format", "json"]);
+    let boards: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    let boards = boards.as_array().expect("an array");
+    assert_eq!(boards.len(), 2, "{}", stderr(&o));
+    assert_eq!(boards[0]["fen"], CBURNETT_FEN);
+    assert_eq!(boards[1]["fen"], CBURNETT_FEN);
+    let left = |b: &serde_json::Value| b["grid"]["left"].as_f64().expect("left");
+    assert!(left(&boards[0]) + f64::from(w) / 2.0 < left(&boards[1]));
+    let o = tarpon(&[
+        "scan",
+        &fixture("cburnett-white-bottom.png"),
+        "--all",
+        "--format",
+        "json",
+    ]);
+    let one: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    assert_eq!(one.as_array().map(Vec::len), Some(1));
+    let o = tarpon(&[
+        "scan",
+        path.to_str().unwrap(),
+        "--all",
+        "--corners",
+        "0,0 9,0 9,9 0,9",
+    ]);
+    assert_ne!(o.status.code(), Some(0));
+}
+
 #[test]
 fn analyse_searches_the_position_read() {
     let o = tarpon(&[
