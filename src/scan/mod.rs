@@ -532,6 +532,23 @@ mod tests {
         }
     }
 
+    /// The hatched diagram fixture, and its grid and reading alone.
+    fn hatched_diagram(nets: &net::Ensemble) -> (image::RgbImage, finder::Grid, sense::Reading) {
+        let diagram = fixture_image("cburnett-hatched.png");
+        let (_, grid, reading) =
+            read_image(nets, &diagram, sense::Bottom::Auto, None).expect("found alone");
+        (diagram, grid, reading)
+    }
+
+    /// `grid` is `alone` moved by (`left`, `top`), to half a pixel.
+    fn assert_moved(grid: &finder::Grid, alone: &finder::Grid, (left, top): (u32, u32)) {
+        assert!(
+            (grid.left - alone.left - left as f32).abs() < 0.5
+                && (grid.top - alone.top - top as f32).abs() < 0.5,
+            "{grid:?} against {alone:?} moved by ({left}, {top})"
+        );
+    }
+
     /// A hatched diagram in the middle of a page of "text" (dark bars in
     /// lines above and below it, blank paper around): the whole page shows
     /// no board to the finder, the diagram's block does, and the grid is
@@ -539,9 +556,7 @@ mod tests {
     #[test]
     fn a_diagram_on_a_page_of_text_is_found_in_its_block() {
         let nets = net::Ensemble::embedded().expect("the embedded nets load");
-        let diagram = fixture_image("cburnett-hatched.png");
-        let (_, alone, reading) =
-            read_image(&nets, &diagram, sense::Bottom::Auto, None).expect("found alone");
+        let (diagram, alone, reading) = hatched_diagram(&nets);
         let (width, height) = (3 * diagram.width(), 4 * diagram.height());
         let mut page = image::RgbImage::from_pixel(width, height, image::Rgb([255; 3]));
         let (left, top) = (
@@ -570,11 +585,7 @@ mod tests {
         let (_, grid, on_page) =
             read_image(&nets, &page, sense::Bottom::Auto, None).expect("found on the page");
         assert_eq!(on_page.fen, reading.fen);
-        assert!(
-            (grid.left - alone.left - left as f32).abs() < 0.5
-                && (grid.top - alone.top - top as f32).abs() < 0.5,
-            "{grid:?} against {alone:?} moved by ({left}, {top})"
-        );
+        assert_moved(&grid, &alone, (left, top));
     }
 
     /// Three copies of a diagram on blank paper, two in the first row and
@@ -582,9 +593,7 @@ mod tests {
     #[test]
     fn every_diagram_on_a_page_is_read_in_reading_order() {
         let nets = net::Ensemble::embedded().expect("the embedded nets load");
-        let diagram = fixture_image("cburnett-hatched.png");
-        let (_, alone, reading) =
-            read_image(&nets, &diagram, sense::Bottom::Auto, None).expect("found alone");
+        let (diagram, alone, reading) = hatched_diagram(&nets);
         let (w, h) = (diagram.width(), diagram.height());
         let mut page = image::RgbImage::from_pixel(3 * w, 3 * h, image::Rgb([255; 3]));
         let places = [(w / 3, h / 3), (w * 5 / 3, h / 2), (w / 2, h * 5 / 3)];
@@ -596,11 +605,7 @@ mod tests {
         assert_eq!(boards.len(), 3);
         for ((_, grid, on_page), (left, top)) in boards.iter().zip(places) {
             assert_eq!(on_page.fen, reading.fen);
-            assert!(
-                (grid.left - alone.left - left as f32).abs() < 0.5
-                    && (grid.top - alone.top - top as f32).abs() < 0.5,
-                "{grid:?} against {alone:?} moved by ({left}, {top})"
-            );
+            assert_moved(grid, &alone, (left, top));
         }
         let (_, _, one) = read_image(&nets, &page, sense::Bottom::Auto, None).expect("one");
         assert_eq!(one.fen, reading.fen);
