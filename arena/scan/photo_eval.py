@@ -7,7 +7,7 @@ with the same camera and light, read, and compared square by square with the
 truth: empty, white piece or black piece.
 
     python3 arena/scan/photo_eval.py --tarpon target/release/tarpon --games GAMES.pgn \
-        --positions 20 --seed 1 --work /tmp/photo-eval [--camera NAME]...
+        --positions 20 --seed 1 --work /tmp/photo-eval [--camera NAME]... [--find-corners]
 
 Photos already in the work folder (same names, with their .corners) are reused.
 
@@ -92,6 +92,8 @@ def main():
     parser.add_argument("--camera", action="append", choices=sorted(CAMERAS))
     parser.add_argument("--width", type=int, default=960)
     parser.add_argument("--height", type=int, default=720)
+    parser.add_argument("--find-corners", action="store_true",
+                        help="give no --corners: tarpon finds each photo's (and the start photo's) itself")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     chosen = positions(args.games, args.positions, args.seed)
@@ -105,7 +107,8 @@ def main():
         for n, placement in enumerate(chosen):
             png = os.path.join(args.work, f"{camera}-{n}.png")
             render(placement, png, camera, args.seed * 1000 + n, args.width, args.height)
-            result = subprocess.run([args.tarpon, "scan", "photo", png, "--corners", corners, "--start", start,
+            given = [] if args.find_corners else ["--corners", corners]
+            result = subprocess.run([args.tarpon, "scan", "photo", png, *given, "--start", start,
                                      "--format", "json"], capture_output=True, text=True)
             if result.returncode not in (0, 2):
                 sys.exit(f"{png}: {result.stderr.strip()}")

@@ -14,7 +14,6 @@ use image::{Rgb, RgbImage};
 use super::finder::Grid;
 use super::net::{Ensemble, SIDE};
 use super::perspective::{Homography, Quad, warp_flat};
-use super::photo;
 use super::picture::{self, Plane};
 use super::render::{self, Styles};
 use super::sense::{Bottom, Reading, Side, square_name};
@@ -23,6 +22,7 @@ use super::{
     CLASSES, MIN_CONFIDENCE, class_of, doubtful_squares, doubts, read_all, read_grid, read_image,
     scan_picture,
 };
+use super::{corners, photo};
 use crate::explain::json::Json;
 
 #[derive(clap::Args, Debug)]
@@ -98,14 +98,16 @@ pub struct LabelTemplatesArgs {
 pub struct PhotoArgs {
     /// The photo to read.
     pub image: PathBuf,
-    /// Its playing area's four corners, `x,y x,y x,y x,y` in any order.
+    /// Its playing area's four corners, `x,y x,y x,y x,y` in any order
+    /// (default: found in the photo, where the squares meet).
     #[arg(long, allow_hyphen_values = true)]
-    pub corners: String,
+    pub corners: Option<String>,
     /// A photo of the same board in the starting position, same light.
     #[arg(long)]
     pub start: PathBuf,
     /// The start photo's corners (default: the same as `--corners`, for a
-    /// camera that has not moved).
+    /// camera that has not moved, or found in the start photo when neither
+    /// is given).
     #[arg(long, allow_hyphen_values = true)]
     pub start_corners: Option<String>,
     /// Which side is at the bottom (`auto`: as in the start photo, where the
@@ -258,8 +260,11 @@ const FLAT_MARGIN: f64 = 0.5;
 /// The picture's board, outlined by `corners`, warped flat with
 /// [`FLAT_MARGIN`] around it.
 fn warp_to_corners(image: &RgbImage, corners: &str, square: u32) -> Result<RgbImage, String> {
-    let quad = Quad::parse(corners)?;
-    let mapping = Homography::from_quad(&quad)
+    warp_to_quad(image, &Quad::parse(corners)?, square)
+}
+
+fn warp_to_quad(image: &RgbImage, quad: &Quad, square: u32) -> Result<RgbImage, String> {
+    let mapping = Homography::from_quad(quad)
         .ok_or("--corners: no perspective maps a board onto these four points")?;
     Ok(warp_flat(image, &mapping, square, FLAT_MARGIN))
 }
@@ -267,15 +272,34 @@ fn warp_to_corners(image: &RgbImage, corners: &str, square: u32) -> Result<RgbIm
 /// `tarpon scan photo`: occupancy and piece colours, exit 2 when some square
 /// is in doubt.
 fn run_photo(args: &PhotoArgs) -> Result<ExitCode, String> {
-    let flat = |path: &Path, corners: &str| -> Result<RgbImage, String> {
+    // Corners given are used as given; otherwise each photo's are found.
+    let flat = |path: &Path, corners: Option<&str>| -> Result<RgbImage, String> {
         let image = picture::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        warp_to_corners(&image, corners, photo::SQUARE_PX)
+        let quad = match corners {
+            Some(corners) => Quad::parse(corners)?,
+            None => {
+                let quad = corners::find_playing_area(&image)
+                    .map_err(|e| format!("{}: {e}; give --corners", path.display()))?;
+                let found: Vec<String> = quad
+                    .0
+                    .iter()
+                    .map(|(x, y)| format!("{x:.1},{y:.1}"))
+                    .collect();
+                eprintln!(
+                    "tarpon scan photo: {}: corners found at {}",
+                    path.display(),
+                    found.join(" ")
+                );
+                quad
+            }
+        };
+        warp_to_quad(&image, &quad, photo::SQUARE_PX)
     };
     let start = flat(
         &args.start,
-        args.start_corners.as_deref().unwrap_or(&args.corners),
+        args.start_corners.as_deref().or(args.corners.as_deref()),
     )?;
-    let shown = flat(&args.image, &args.corners)?;
+    let shown = flat(&args.image, args.corners.as_deref())?;
     let given = match args.bottom {
         Bottom::Auto => None,
         Bottom::White => Some(true),

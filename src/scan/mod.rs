@@ -12,6 +12,8 @@
 //!   flat;
 //! - [`photo`]: photos of physical boards: occupancy and piece colour per
 //!   square, calibrated from a photo of the starting position;
+//! - [`corners`]: a physical board's playing area found in a photo, where
+//!   its squares meet;
 //! - [`net`]: the small convolutional net that calls each square (13 classes),
 //!   its weight file, the ensemble of nets a file may hold, the embedded
 //!   default, and the trainer's pass;
@@ -31,6 +33,7 @@
 pub mod classifier;
 pub mod cli;
 pub mod colour;
+pub mod corners;
 pub mod finder;
 pub mod labels;
 pub mod net;

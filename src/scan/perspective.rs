@@ -117,6 +117,60 @@ impl Homography {
         ]))
     }
 
+    /// The mapping that best takes each `board` point to its `picture`
+    /// point (least squares on the usual linear equations, picture points
+    /// centred and scaled first so the products stay comparable); `None`
+    /// with fewer than four pairs or when they are degenerate.
+    pub fn fit(board: &[(f64, f64)], picture: &[(f64, f64)]) -> Option<Homography> {
+        debug_assert_eq!(board.len(), picture.len());
+        if board.len() < 4 {
+            return None;
+        }
+        let n = picture.len() as f64;
+        let cx = picture.iter().map(|p| p.0).sum::<f64>() / n;
+        let cy = picture.iter().map(|p| p.1).sum::<f64>() / n;
+        let spread = picture
+            .iter()
+            .map(|p| (p.0 - cx).hypot(p.1 - cy))
+            .sum::<f64>()
+            / n;
+        let scale = if spread > 1e-9 {
+            1.0 / spread
+        } else {
+            return None;
+        };
+        // The normal equations AᵀA h = Aᵀb, as augmented rows for solve8.
+        let mut normal = [[0.0f64; 9]; 8];
+        for (&(u, v), &(x, y)) in board.iter().zip(picture) {
+            let (x, y) = ((x - cx) * scale, (y - cy) * scale);
+            for (row, target) in [
+                ([u, v, 1.0, 0.0, 0.0, 0.0, -u * x, -v * x], x),
+                ([0.0, 0.0, 0.0, u, v, 1.0, -u * y, -v * y], y),
+            ] {
+                for i in 0..8 {
+                    for j in 0..8 {
+                        normal[i][j] += row[i] * row[j];
+                    }
+                    normal[i][8] += row[i] * target;
+                }
+            }
+        }
+        let h = solve8(normal)?;
+        // Undo the centring and scaling: picture = T⁻¹ · H' · board.
+        let s = 1.0 / scale;
+        Some(Homography([
+            s * h[0] + cx * h[6],
+            s * h[1] + cx * h[7],
+            s * h[2] + cx,
+            s * h[3] + cy * h[6],
+            s * h[4] + cy * h[7],
+            s * h[5] + cy,
+            h[6],
+            h[7],
+            1.0,
+        ]))
+    }
+
     /// The mapping the other way, picture pixels to board coordinates: the
     /// adjugate of the 3×3 matrix (a homography's scale does not matter).
     pub fn inverse(&self) -> Option<Homography> {
@@ -226,6 +280,41 @@ mod tests {
         let (mx, my) = h.apply(4.0, 0.0);
         let t = (mx - 249.0) / (752.0 - 249.0);
         assert!((my - (173.0 + t * 17.0)).abs() < 1e-6);
+    }
+
+    /// Fitted to many points of a known mapping (a little noise on each),
+    /// the fit is that mapping; through exactly four it is from_quad's.
+    #[test]
+    fn a_mapping_fitted_to_its_points_is_found_again() {
+        let quad = Quad::parse("249,173 752,190 871,632 57,587").unwrap();
+        let truth = Homography::from_quad(&quad).unwrap();
+        let board: Vec<(f64, f64)> = (0..9)
+            .flat_map(|i| (0..9).map(move |j| (i as f64, j as f64)))
+            .collect();
+        let picture: Vec<(f64, f64)> = board
+            .iter()
+            .enumerate()
+            .map(|(k, &(u, v))| {
+                let (x, y) = truth.apply(u, v);
+                let wobble = if k % 2 == 0 { 0.3 } else { -0.3 };
+                (x + wobble, y - wobble)
+            })
+            .collect();
+        let fitted = Homography::fit(&board, &picture).unwrap();
+        for &(u, v) in &[(0.0, 0.0), (8.0, 8.0), (3.5, 6.25), (-1.0, 9.0)] {
+            let (a, b) = (fitted.apply(u, v), truth.apply(u, v));
+            assert!(
+                (a.0 - b.0).abs() < 0.5 && (a.1 - b.1).abs() < 0.5,
+                "{a:?} {b:?}"
+            );
+        }
+        let corners = [(0.0, 0.0), (8.0, 0.0), (8.0, 8.0), (0.0, 8.0)];
+        let four = Homography::fit(&corners, &quad.0).unwrap();
+        for &(u, v) in &corners {
+            let (a, b) = (four.apply(u, v), truth.apply(u, v));
+            assert!((a.0 - b.0).abs() < 1e-6 && (a.1 - b.1).abs() < 1e-6);
+        }
+        assert!(Homography::fit(&corners[..3], &quad.0[..3]).is_none());
     }
 
     #[test]

@@ -758,6 +758,59 @@ fn a_photo_of_a_physical_board_is_read_square_by_square_after_a_start_photo() {
     assert_refused(&o, "start");
 }
 
+/// Without `--corners` each photo's playing area is found where its squares
+/// meet: the corners reported lie within a tenth of a square of the scene's,
+/// and the photo reads as with the corners given. A picture with no board
+/// is refused with the advice to give them.
+#[test]
+fn a_photo_s_corners_are_found_when_not_given() {
+    let photo = fixture("photo-middlegame.jpg");
+    let start = fixture("photo-start.jpg");
+    let o = tarpon(&[
+        "scan", "photo", &photo, "--start", &start, "--format", "fen",
+    ]);
+    assert!(o.status.success(), "stderr: {}", stderr(&o));
+    assert_eq!(
+        first_line(&o),
+        "B1BB1BB1/BB2BBBB/2B1BB2/3B4/2WW4/2W2W2/WW2WWWW/W2WWW1W"
+    );
+    let truth = parse_points(PHOTO_CORNERS);
+    let square = (truth[1].0 - truth[0].0).hypot(truth[1].1 - truth[0].1) / 8.0;
+    let err = stderr(&o);
+    let found: Vec<&str> = err
+        .lines()
+        .filter_map(|line| line.split("corners found at ").nth(1))
+        .collect();
+    assert_eq!(found.len(), 2, "both photos' corners reported: {err}");
+    for corners in found {
+        for (point, truth) in parse_points(corners).iter().zip(&truth) {
+            let off = (point.0 - truth.0).hypot(point.1 - truth.1);
+            assert!(off < 0.1 * square, "{point:?} against {truth:?}: {err}");
+        }
+    }
+    // Stripes and a gradient: edges everywhere, nowhere four squares.
+    let stripes = image::RgbImage::from_fn(640, 480, |x, y| {
+        let v = if (x / 40) % 2 == 0 { 200 } else { 60 };
+        image::Rgb([v, (y / 2) as u8, v])
+    });
+    let dir = temp_dir("scan-photo-none");
+    let path = dir.join("stripes.png");
+    stripes.save(&path).expect("write");
+    let path = path.to_str().expect("UTF-8");
+    let o = tarpon(&["scan", "photo", path, "--start", path]);
+    assert_refused(&o, "give --corners");
+}
+
+/// `x,y x,y …` as points.
+fn parse_points(text: &str) -> Vec<(f64, f64)> {
+    text.split_whitespace()
+        .map(|p| {
+            let (x, y) = p.split_once(',').expect("x,y");
+            (x.parse().expect("x"), y.parse().expect("y"))
+        })
+        .collect()
+}
+
 #[test]
 fn a_crooked_board_in_a_shadow_is_read() {
     use tarpon::scan::picture::sample_rgb;
