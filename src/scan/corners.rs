@@ -428,11 +428,7 @@ fn grow(mut mapping: Homography, index: &Index, plane: &Plane) -> Lattice {
 /// matched or not: an occluded corner still shows its squares), and that
 /// sum. A block a row off takes in the board's edge, where one side is the
 /// frame; a lattice along the squares' diagonals samples across edges.
-fn inner_window(
-    mapping: &Homography,
-    matched: &[Match],
-    plane: &Plane,
-) -> ((i32, i32), f64) {
+fn inner_window(mapping: &Homography, matched: &[Match], plane: &Plane) -> ((i32, i32), f64) {
     let is = matched.iter().map(|((i, _), _)| *i);
     let js = matched.iter().map(|((_, j), _)| *j);
     let (i_lo, i_hi) = (is.clone().min().unwrap_or(0) - 1, is.max().unwrap_or(0) + 1);

@@ -69,23 +69,23 @@ const fn build_levels() -> [Level; MAX_LEVEL as usize] {
 
 /// Each level's Elo at 5s+0.05s with the PST evaluator, on the logistic
 /// scale anchored at Stockfish 15.1's `UCI_Elo` 1900, re-fitted on
-/// 2026-12-04 with build [`FIT_BUILD`]: every level 100 games against a
+/// 2026-12-05 with build [`FIT_BUILD`]: every level 100 games against a
 /// Stockfish rung (levels 9–11 against two), the rungs held where the full
 /// fit placed them (with their 200-game matches against each other), the
 /// whole made monotone (neighbours measured out of order are pooled)
-/// (`arena/skill_table.py --refit skill-2026-12-04 --rust`;
+/// (`arena/skill_table.py --refit skill-2026-12-05 --rust`;
 /// docs/measurements.md, "Playing levels", has the games and error bars).
 pub const MEASURED_ELO: [i64; MAX_LEVEL as usize] = [
-    899, 949, 1065, 1065, 1178, 1258, 1341, 1431, 1431, 1511, 1593, 1697, 1814, 1814, 1815, 1924,
-    1979, 1979, 1986, 2127,
+    891, 974, 1028, 1065, 1224, 1224, 1379, 1390, 1390, 1526, 1608, 1680, 1773, 1822, 1876, 1893,
+    1970, 1970, 1970, 2046,
 ];
 
 /// The build the levels were fitted with, and its `tarpon bench --eval pst`
 /// signature: the levels search with the PST under node caps, so any change
 /// to the search or the PST moves their strength, and `.ci/check-levels`
 /// warns when this signature is no longer the engine's.
-pub const FIT_BUILD: &str = "54cd7d4";
-pub const FIT_PST_BENCH: u64 = 2429480;
+pub const FIT_BUILD: &str = "46cbbb7";
+pub const FIT_PST_BENCH: u64 = 2685332;
 
 pub const MIN_ELO: i64 = MEASURED_ELO[0];
 /// The Elo of level 19; level 20 (full strength) is unlimited.
@@ -198,7 +198,7 @@ mod tests {
         assert_eq!(active_level(false, 800, 5).map(|l| l.skill), Some(5));
         assert_eq!(active_level(true, MAX_ELO, 5).map(|l| l.skill), Some(19));
         // The check against Stockfish's own `UCI_Elo 1500` (measurements.md)
-        // plays level 8 (1431; level 9 is 1511) for that reason.
+        // plays level 8 (1390; level 9 is 1526) for that reason.
         assert_eq!(level_for_elo(1500), 8);
     }
 
