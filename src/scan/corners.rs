@@ -281,6 +281,18 @@ struct Lattice {
     contrast: f64,
 }
 
+/// The tone of the working pixel lattice coordinates (u, v) fall in; none
+/// outside the picture.
+fn tone_at(mapping: &Homography, plane: &Plane, u: f64, v: f64) -> Option<f32> {
+    let (x, y) = mapping.apply(u, v);
+    let (x, y) = (x.floor(), y.floor());
+    if x < 0.0 || y < 0.0 || x >= plane.width as f64 || y >= plane.height as f64 {
+        None
+    } else {
+        Some(plane.pixels[y as usize * plane.width + x as usize])
+    }
+}
+
 /// At lattice point (i, j), the two diagonal pairs of tones sampled 0.15
 /// of a cell into each quarter about it, one pair less the other, halved:
 /// where the lattice's axes run along the squares' edges, one square's
@@ -291,13 +303,7 @@ struct Lattice {
 /// blur, and its signs do not turn with its steps.
 fn x_contrast(mapping: &Homography, (i, j): (i32, i32), plane: &Plane) -> f64 {
     let tone = |du: f64, dv: f64| {
-        let (x, y) = mapping.apply(i as f64 + du, j as f64 + dv);
-        let (x, y) = (x.floor(), y.floor());
-        if x < 0.0 || y < 0.0 || x >= plane.width as f64 || y >= plane.height as f64 {
-            0.0
-        } else {
-            plane.pixels[y as usize * plane.width + x as usize] as f64
-        }
+        tone_at(mapping, plane, i as f64 + du, j as f64 + dv).map_or(0.0, f64::from)
     };
     const Q: f64 = 0.15;
     (tone(Q, Q) + tone(-Q, -Q) - tone(Q, -Q) - tone(-Q, Q)) / 2.0
@@ -467,22 +473,13 @@ fn inner_window(mapping: &Homography, matched: &[Match], plane: &Plane) -> ((i32
 /// tone as a checkerboard's do: each square's tone the mean of four points
 /// near its corners (pieces stand in the middle), split at the median.
 fn alternating_squares(mapping: &Homography, (a, b): (i32, i32), plane: &Plane) -> usize {
-    let tone_at = |u: f64, v: f64| {
-        let (x, y) = mapping.apply(u, v);
-        let (x, y) = (x.floor(), y.floor());
-        if x < 0.0 || y < 0.0 || x >= plane.width as f64 || y >= plane.height as f64 {
-            None
-        } else {
-            Some(plane.pixels[y as usize * plane.width + x as usize])
-        }
-    };
     let tones: Vec<Option<f32>> = (0..64)
         .map(|k| {
             let (u, v) = ((a + k % 8) as f64, (b + k / 8) as f64);
             let near = [(0.2, 0.2), (0.8, 0.2), (0.2, 0.8), (0.8, 0.8)];
             let samples: Option<Vec<f32>> = near
                 .iter()
-                .map(|(du, dv)| tone_at(u + du, v + dv))
+                .map(|(du, dv)| tone_at(mapping, plane, u + du, v + dv))
                 .collect();
             samples.map(|s| s.iter().sum::<f32>() / 4.0)
         })
