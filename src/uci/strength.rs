@@ -76,7 +76,7 @@ const fn build_levels() -> [Level; MAX_LEVEL as usize] {
 /// (`arena/skill_table.py --refit skill-2026-12-05 --rust`;
 /// docs/measurements.md, "Playing levels", has the games and error bars).
 pub const MEASURED_ELO: [i64; MAX_LEVEL as usize] = [
-    891, 974, 1028, 1065, 1224, 1224, 1379, 1390, 1390, 1526, 1608, 1680, 1773, 1822, 1876, 1893,
+    891, 974, 1028, 1065, 1131, 1178, 1379, 1390, 1390, 1526, 1590, 1639, 1773, 1822, 1876, 1893,
     1970, 1970, 1970, 2046,
 ];
 
