@@ -316,21 +316,21 @@ pub fn read_all(
     let mut found = boards_on_the_page(image);
     let nothing = match whole {
         Ok((board, _)) => {
+            // A page's blocks hold its boards; elsewhere (a screenshot of
+            // boards side by side) the others are found around the first.
+            if found.is_empty() {
+                found.extend(boards_beside(image, &board.grid));
+            }
             found.push(board);
             None
         }
         Err(nothing) => Some(nothing),
     };
-    let mut boards: Vec<finder::Grid> = distinct(found).into_iter().map(|f| f.grid).collect();
+    let boards: Vec<finder::Grid> = distinct(found).into_iter().map(|f| f.grid).collect();
     if boards.is_empty() {
         return Err(nothing.unwrap_or(finder::FindError::NoCheckerboard));
     }
-    // A row of diagrams shares its tops to within half a board.
-    boards.sort_by(|a, b| {
-        let side = 4.0 * a.square.max(b.square);
-        let (row_a, row_b) = ((a.top / side).round(), (b.top / side).round());
-        row_a.total_cmp(&row_b).then(a.left.total_cmp(&b.left))
-    });
+    let boards = in_reading_order(boards);
     Ok(boards
         .into_iter()
         .map(|grid| {
@@ -339,6 +339,97 @@ pub fn read_all(
             (planes, grid, reading)
         })
         .collect())
+}
+
+/// The most boards `--all` looks for in one picture that is not a page.
+const MOST_BOARDS_BESIDE: usize = 8;
+
+/// Boards beside `first` in a picture that is not a page: each board found
+/// is painted over in the picture's mean colour (with half a square of
+/// margin, for coordinates printed outside it) and the picture searched
+/// again, until nothing more is found.
+fn boards_beside(image: &image::RgbImage, first: &finder::Grid) -> Vec<finder::Found> {
+    let mut painted = image.clone();
+    let fill = mean_colour(image);
+    let mut last = *first;
+    let mut found: Vec<finder::Found> = Vec::new();
+    while found.len() < MOST_BOARDS_BESIDE {
+        paint_over(&mut painted, &last, fill);
+        let Ok((board, _)) = locate(&painted, picture::Plane::from_rgb(&painted)) else {
+            break;
+        };
+        if board.grid.overlaps(first) || found.iter().any(|f| f.grid.overlaps(&board.grid)) {
+            break;
+        }
+        last = board.grid;
+        found.push(board);
+    }
+    found
+}
+
+fn mean_colour(image: &image::RgbImage) -> image::Rgb<u8> {
+    let mut sums = [0u64; 3];
+    for pixel in image.pixels() {
+        for (sum, channel) in sums.iter_mut().zip(pixel.0) {
+            *sum += u64::from(channel);
+        }
+    }
+    let count = u64::from(image.width()) * u64::from(image.height());
+    image::Rgb(sums.map(|sum| (sum / count.max(1)) as u8))
+}
+
+/// Fills the upright box about `grid`'s board, grown by half a square,
+/// mapped back into the picture (turned by the grid's skew about the
+/// picture's centre, as [`picture::Plane::upright`] turns it).
+fn paint_over(image: &mut image::RgbImage, grid: &finder::Grid, fill: image::Rgb<u8>) {
+    let (width, height) = (image.width() as f32, image.height() as f32);
+    let (sin, cos) = grid.skew.to_radians().sin_cos();
+    let (cx, cy) = (width / 2.0, height / 2.0);
+    let margin = 0.5 * grid.square;
+    let (near, far) = (-margin, 8.0 * grid.square + margin);
+    let corners = [(near, near), (far, near), (near, far), (far, far)].map(|(dx, dy)| {
+        let (ux, uy) = (grid.left + dx - cx, grid.top + dy - cy);
+        (cx + cos * ux - sin * uy, cy + sin * ux + cos * uy)
+    });
+    let span = |pick: fn(&(f32, f32)) -> f32, limit: f32| {
+        let low = corners.iter().map(pick).fold(f32::INFINITY, f32::min);
+        let high = corners.iter().map(pick).fold(f32::NEG_INFINITY, f32::max);
+        (
+            low.clamp(0.0, limit) as u32,
+            high.clamp(0.0, limit).ceil() as u32,
+        )
+    };
+    let (x0, x1) = span(|c| c.0, width);
+    let (y0, y1) = span(|c| c.1, height);
+    for y in y0..y1 {
+        for x in x0..x1 {
+            image.put_pixel(x, y, fill);
+        }
+    }
+}
+
+/// `boards` top to bottom, then left to right within a row: a board whose
+/// top lies within half a board of the row's first (highest) board is in
+/// that row. Rows are cut in one pass over the boards sorted by top, so the
+/// order is well defined even where a pairwise "same row" test would not be
+/// transitive (and a sort by such a comparator may panic).
+fn in_reading_order(mut boards: Vec<finder::Grid>) -> Vec<finder::Grid> {
+    boards.sort_by(|a, b| a.top.total_cmp(&b.top));
+    let mut rows: Vec<Vec<finder::Grid>> = Vec::new();
+    for board in boards {
+        match rows.last_mut() {
+            Some(row) if board.top - row[0].top <= 4.0 * row[0].square.max(board.square) => {
+                row.push(board)
+            }
+            _ => rows.push(vec![board]),
+        }
+    }
+    rows.into_iter()
+        .flat_map(|mut row| {
+            row.sort_by(|a, b| a.left.total_cmp(&b.left));
+            row
+        })
+        .collect()
 }
 
 /// The boards of `found` that overlap none on which more squares
@@ -492,6 +583,68 @@ fn read_upright(
 mod tests {
     use super::*;
 
+    fn grid_at(left: f32, top: f32, square: f32) -> finder::Grid {
+        finder::Grid {
+            left,
+            top,
+            square,
+            skew: 0.0,
+        }
+    }
+
+    /// Two rows of diagrams whose tops differ a little within a row (and
+    /// one of them smaller) come out row by row, left to right.
+    #[test]
+    fn boards_come_in_reading_order() {
+        let boards = vec![
+            grid_at(500.0, 620.0, 30.0),
+            grid_at(500.0, 95.0, 30.0),
+            grid_at(40.0, 600.0, 30.0),
+            grid_at(40.0, 100.0, 25.0),
+            grid_at(900.0, 130.0, 30.0),
+        ];
+        let order: Vec<(f32, f32)> = in_reading_order(boards)
+            .iter()
+            .map(|g| (g.left, g.top))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                (40.0, 100.0),
+                (500.0, 95.0),
+                (900.0, 130.0),
+                (40.0, 600.0),
+                (500.0, 620.0)
+            ]
+        );
+    }
+
+    /// Boards of every size and height never upset the ordering (a
+    /// pairwise "same row" comparator is not transitive on such a set).
+    #[test]
+    fn reading_order_holds_on_a_scatter_of_boards() {
+        let mut seed = 12345u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1 << 24) as f32
+        };
+        let boards: Vec<finder::Grid> = (0..200)
+            .map(|_| grid_at(next() * 2000.0, next() * 3000.0, 10.0 + next() * 60.0))
+            .collect();
+        let ordered = in_reading_order(boards.clone());
+        let mut lefts: Vec<f32> = ordered.iter().map(|g| g.left).collect();
+        let mut expected: Vec<f32> = boards.iter().map(|g| g.left).collect();
+        lefts.sort_by(f32::total_cmp);
+        expected.sort_by(f32::total_cmp);
+        assert_eq!(lefts, expected, "every board once");
+        // No board comes after one lying a whole board below it.
+        for (i, early) in ordered.iter().enumerate() {
+            for late in &ordered[i + 1..] {
+                assert!(late.top + 8.0 * late.square.max(early.square) > early.top);
+            }
+        }
+    }
+
     fn fixture_image(name: &str) -> image::RgbImage {
         let path = format!("{}/tests/data/scan/{name}", env!("CARGO_MANIFEST_DIR"));
         image::open(&path).expect("the fixture decodes").to_rgb8()
@@ -612,6 +765,54 @@ mod tests {
         }
         let (_, _, one) = read_image(&nets, &page, sense::Bottom::Auto, None).expect("one");
         assert_eq!(one.fen, reading.fen);
+    }
+
+    /// Two screenshots side by side on a dark window (not a page): `--all`
+    /// reads both, left first; the first alone is what `read_image` reads.
+    #[test]
+    fn boards_side_by_side_in_a_screenshot_are_each_read() {
+        let nets = net::Ensemble::embedded().expect("the embedded nets load");
+        let shots = ["cburnett-white-bottom.png", "merida-black-bottom.png"].map(fixture_image);
+        let alone = shots.each_ref().map(|shot| {
+            read_image(&nets, shot, sense::Bottom::Auto, None)
+                .expect("found alone")
+                .2
+                .fen
+        });
+        let gap = 24;
+        let width = shots[0].width() + shots[1].width() + 3 * gap;
+        let height = shots[0].height().max(shots[1].height()) + 2 * gap;
+        let mut window = image::RgbImage::from_pixel(width, height, image::Rgb([38, 40, 44]));
+        image::imageops::replace(&mut window, &shots[0], gap.into(), gap.into());
+        let right = i64::from(2 * gap + shots[0].width());
+        image::imageops::replace(&mut window, &shots[1], right, gap.into());
+        let boards = read_all(&nets, &window, sense::Bottom::Auto, None).expect("found");
+        let fens: Vec<&str> = boards.iter().map(|(_, _, r)| r.fen.as_str()).collect();
+        assert_eq!(fens, alone.each_ref().map(String::as_str));
+    }
+
+    /// The painted box covers the whole board as the finder sees it, the
+    /// picture turned upright by the board's skew, even far off centre.
+    #[test]
+    fn painting_over_a_crooked_board_covers_it_upright() {
+        let mut image = image::RgbImage::from_pixel(800, 600, image::Rgb([255; 3]));
+        let grid = finder::Grid {
+            left: 420.0,
+            top: 260.0,
+            square: 30.0,
+            skew: 6.0,
+        };
+        paint_over(&mut image, &grid, image::Rgb([0; 3]));
+        let plane = picture::Plane::from_rgb(&image);
+        let upright = plane.upright(grid.skew);
+        for step in 0..=16 {
+            for across in 0..=16 {
+                let x = grid.left + 15.0 * across as f32;
+                let y = grid.top + 15.0 * step as f32;
+                let tone = upright.at(x.min(799.0) as usize, y.min(599.0) as usize);
+                assert!(tone < 0.2, "({x}, {y}) upright is not painted: {tone}");
+            }
+        }
     }
 
     #[test]
