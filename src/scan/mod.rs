@@ -330,9 +330,9 @@ pub fn read_all(
     if boards.is_empty() {
         return Err(nothing.unwrap_or(finder::FindError::NoCheckerboard));
     }
-    let boards = in_reading_order(boards);
-    Ok(boards
+    Ok(reading_rows(boards)
         .into_iter()
+        .flatten()
         .map(|grid| {
             let planes = Planes::new(image, nets, grid.skew, None);
             let reading = read_upright(nets, &planes, &grid, bottom, to_move);
@@ -408,28 +408,29 @@ fn paint_over(image: &mut image::RgbImage, grid: &finder::Grid, fill: image::Rgb
     }
 }
 
-/// `boards` top to bottom, then left to right within a row: a board whose
-/// top lies within half a board of the row's first (highest) board is in
+/// `boards` in rows, top to bottom, each row left to right: a board whose
+/// top lies within half a board of its row's first (highest) board is in
 /// that row. Rows are cut in one pass over the boards sorted by top, so the
 /// order is well defined even where a pairwise "same row" test would not be
 /// transitive (and a sort by such a comparator may panic).
-fn in_reading_order(mut boards: Vec<finder::Grid>) -> Vec<finder::Grid> {
+fn reading_rows(mut boards: Vec<finder::Grid>) -> Vec<Vec<finder::Grid>> {
     boards.sort_by(|a, b| a.top.total_cmp(&b.top));
     let mut rows: Vec<Vec<finder::Grid>> = Vec::new();
     for board in boards {
         match rows.last_mut() {
-            Some(row) if board.top - row[0].top <= 4.0 * row[0].square.max(board.square) => {
-                row.push(board)
-            }
+            Some(row) if in_row_of(&row[0], &board) => row.push(board),
             _ => rows.push(vec![board]),
         }
     }
-    rows.into_iter()
-        .flat_map(|mut row| {
-            row.sort_by(|a, b| a.left.total_cmp(&b.left));
-            row
-        })
-        .collect()
+    for row in &mut rows {
+        row.sort_by(|a, b| a.left.total_cmp(&b.left));
+    }
+    rows
+}
+
+/// Whether `board` (not above `first`) is in the row `first` begins.
+fn in_row_of(first: &finder::Grid, board: &finder::Grid) -> bool {
+    board.top - first.top <= 4.0 * first.square.max(board.square)
 }
 
 /// The boards of `found` that overlap none on which more squares
@@ -603,8 +604,9 @@ mod tests {
             grid_at(40.0, 100.0, 25.0),
             grid_at(900.0, 130.0, 30.0),
         ];
-        let order: Vec<(f32, f32)> = in_reading_order(boards)
-            .iter()
+        let order: Vec<(f32, f32)> = reading_rows(boards)
+            .into_iter()
+            .flatten()
             .map(|g| (g.left, g.top))
             .collect();
         assert_eq!(
@@ -631,16 +633,30 @@ mod tests {
         let boards: Vec<finder::Grid> = (0..200)
             .map(|_| grid_at(next() * 2000.0, next() * 3000.0, 10.0 + next() * 60.0))
             .collect();
-        let ordered = in_reading_order(boards.clone());
-        let mut lefts: Vec<f32> = ordered.iter().map(|g| g.left).collect();
+        let rows = reading_rows(boards.clone());
+        let mut lefts: Vec<f32> = rows.iter().flatten().map(|g| g.left).collect();
         let mut expected: Vec<f32> = boards.iter().map(|g| g.left).collect();
         lefts.sort_by(f32::total_cmp);
         expected.sort_by(f32::total_cmp);
         assert_eq!(lefts, expected, "every board once");
-        // No board comes after one lying a whole board below it.
-        for (i, early) in ordered.iter().enumerate() {
-            for late in &ordered[i + 1..] {
-                assert!(late.top + 8.0 * late.square.max(early.square) > early.top);
+        for (i, row) in rows.iter().enumerate() {
+            let first = row
+                .iter()
+                .min_by(|a, b| a.top.total_cmp(&b.top))
+                .expect("no empty row");
+            assert!(
+                row.windows(2).all(|w| w[0].left <= w[1].left),
+                "left to right"
+            );
+            assert!(row.iter().all(|b| in_row_of(first, b)), "one row");
+            if let Some(next) = rows.get(i + 1) {
+                let next_first = next.iter().map(|b| b.top).fold(f32::INFINITY, f32::min);
+                assert!(next_first > first.top, "rows top to bottom");
+                assert!(
+                    next.iter()
+                        .all(|b| !in_row_of(first, b) || b.top > next_first),
+                    "cut"
+                );
             }
         }
     }
