@@ -639,18 +639,20 @@ mod tests {
         lefts.sort_by(f32::total_cmp);
         expected.sort_by(f32::total_cmp);
         assert_eq!(lefts, expected, "every board once");
-        for (i, row) in rows.iter().enumerate() {
-            let first = row
-                .iter()
+        let highest = |row: &[finder::Grid]| -> finder::Grid {
+            *row.iter()
                 .min_by(|a, b| a.top.total_cmp(&b.top))
-                .expect("no empty row");
+                .expect("no empty row")
+        };
+        for (i, row) in rows.iter().enumerate() {
+            let first = &highest(row);
             assert!(
                 row.windows(2).all(|w| w[0].left <= w[1].left),
                 "left to right"
             );
             assert!(row.iter().all(|b| in_row_of(first, b)), "one row");
             if let Some(next) = rows.get(i + 1) {
-                let next_first = next.iter().map(|b| b.top).fold(f32::INFINITY, f32::min);
+                let next_first = highest(next).top;
                 assert!(next_first > first.top, "rows top to bottom");
                 assert!(
                     next.iter()
