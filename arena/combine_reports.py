@@ -14,6 +14,11 @@ NAME's side, the two games of each opening (same FEN, colours swapped)
 making a pair; a lone game counts in W/D/L but in no pair. PGN input needs
 python-chess (`pip install chess`), read as `arena/time_use.py` reads it.
 
+When the first report ran an SPRT (logistic bounds), the pooled pairs'
+log-likelihood ratio is printed too, by the arena's formula (`Sprt::llr`):
+an SPRT stopped at a session's end can go on in a second run of the same
+command with another opening seed, and the two decide together.
+
 Usage: python3 arena/combine_reports.py REPORT.md|NAME=GAMES.pgn [...]
 """
 import math
@@ -39,6 +44,30 @@ def estimate(pairs):
     lo = min(max(mean - Z95 * stderr, 1e-12), 1 - 1e-12)
     hi = min(max(mean + Z95 * stderr, 1e-12), 1 - 1e-12)
     return elo(mean), (elo(hi) - elo(lo)) / 2, elo(lo), elo(hi)
+
+
+def score_from_elo(e):
+    return 1.0 / (1.0 + 10.0 ** (-e / 400.0))
+
+
+def llr(pairs, elo0, elo1):
+    """The arena's GSPRT log-likelihood ratio (logistic Elo bounds)."""
+    counts = [max(c, 1e-3) for c in pairs]  # the arena's regularized counts
+    n = sum(counts)
+    values = [i / 4 for i in range(5)]
+    mean = sum(c * v for c, v in zip(counts, values)) / n
+    var = sum(c * (v - mean) ** 2 for c, v in zip(counts, values)) / n
+    mu0, mu1 = score_from_elo(elo0), score_from_elo(elo1)
+    return n * ((mean - mu0) ** 2 - (mean - mu1) ** 2) / (2 * var)
+
+
+def sprt_bounds(path):
+    """(elo0, elo1, alpha, beta) of a report's logistic SPRT line, or None."""
+    if path.endswith(".pgn"):
+        return None
+    text = open(path, encoding="utf-8").read()
+    m = re.search(r"SPRT \(logistic Elo[^)]*\): elo0=(\S+) elo1=(\S+) alpha=(\S+) beta=(\S+):", text)
+    return tuple(float(x) for x in m.groups()) if m else None
 
 
 def read_report(path):
@@ -94,6 +123,13 @@ def main(paths):
     e, err, lo, hi = estimate(total_pairs)
     print(f"pooled: {sum(total_wdl)} games {total_wdl[0]}/{total_wdl[1]}/{total_wdl[2]} "
           f"Ptnml {total_pairs} Elo {e:+.1f} +/- {err:.1f} (95% interval {lo:+.0f} to {hi:+.0f})")
+    bounds = sprt_bounds(paths[0])
+    if bounds:
+        elo0, elo1, alpha, beta = bounds
+        lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+        value = llr(total_pairs, elo0, elo1)
+        verdict = "H1" if value >= upper else "H0" if value <= lower else "no decision"
+        print(f"pooled SPRT elo0={elo0:g} elo1={elo1:g}: LLR {value:.2f} [{lower:.2f}, {upper:.2f}] -> {verdict}")
 
 
 if __name__ == "__main__":
