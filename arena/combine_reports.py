@@ -34,12 +34,18 @@ def elo(score):
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
+def moments(counts):
+    """(pairs, mean pair score, its variance) of pentanomial counts."""
+    n = sum(counts)
+    values = [i / 4 for i in range(5)]
+    mean = sum(c * v for c, v in zip(counts, values)) / n
+    var = sum(c * (v - mean) ** 2 for c, v in zip(counts, values)) / n
+    return n, mean, var
+
+
 def estimate(pairs):
     """(Elo, error) from pentanomial counts, as the arena computes them."""
-    n = sum(pairs)
-    values = [i / 4 for i in range(5)]
-    mean = sum(c * v for c, v in zip(pairs, values)) / n
-    var = sum(c * (v - mean) ** 2 for c, v in zip(pairs, values)) / n
+    n, mean, var = moments(pairs)
     stderr = math.sqrt(var / n)
     lo = min(max(mean - Z95 * stderr, 1e-12), 1 - 1e-12)
     hi = min(max(mean + Z95 * stderr, 1e-12), 1 - 1e-12)
@@ -52,11 +58,7 @@ def score_from_elo(e):
 
 def llr(pairs, elo0, elo1):
     """The arena's GSPRT log-likelihood ratio (logistic Elo bounds)."""
-    counts = [max(c, 1e-3) for c in pairs]  # the arena's regularized counts
-    n = sum(counts)
-    values = [i / 4 for i in range(5)]
-    mean = sum(c * v for c, v in zip(counts, values)) / n
-    var = sum(c * (v - mean) ** 2 for c, v in zip(counts, values)) / n
+    n, mean, var = moments([max(c, 1e-3) for c in pairs])  # the arena's regularized counts
     mu0, mu1 = score_from_elo(elo0), score_from_elo(elo1)
     return n * ((mean - mu0) ** 2 - (mean - mu1) ** 2) / (2 * var)
 
