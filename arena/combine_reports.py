@@ -63,15 +63,6 @@ def llr(pairs, elo0, elo1):
     return n * ((mean - mu0) ** 2 - (mean - mu1) ** 2) / (2 * var)
 
 
-def sprt_bounds(path):
-    """(elo0, elo1, alpha, beta) of a report's logistic SPRT line, or None."""
-    if path.endswith(".pgn"):
-        return None
-    text = open(path, encoding="utf-8").read()
-    m = re.search(r"SPRT \(logistic Elo[^)]*\): elo0=(\S+) elo1=(\S+) alpha=(\S+) beta=(\S+):", text)
-    return tuple(float(x) for x in m.groups()) if m else None
-
-
 def read_report(path):
     text = open(path, encoding="utf-8").read()
     wdl = re.search(r"Wins: (\d+), Draws: (\d+), Losses: (\d+)", text)
@@ -79,7 +70,10 @@ def read_report(path):
     line = re.search(r"Elo: (\S+) \+/- (\S+) \(95%\)", text)
     if not (wdl and ptnml and line):
         sys.exit(f"{path}: no W/D/L, Ptnml and Elo lines found")
-    return [int(x) for x in wdl.groups()], [int(x) for x in ptnml.groups()], line.groups()
+    # (elo0, elo1, alpha, beta) of a logistic SPRT, when the run had one.
+    sprt = re.search(r"SPRT \(logistic Elo[^)]*\): elo0=(\S+) elo1=(\S+) alpha=(\S+) beta=(\S+):", text)
+    bounds = tuple(float(x) for x in sprt.groups()) if sprt else None
+    return [int(x) for x in wdl.groups()], [int(x) for x in ptnml.groups()], line.groups(), bounds
 
 
 def read_pgn(name, path):
@@ -104,18 +98,20 @@ def read_pgn(name, path):
     for as_white, as_black in by_opening.values():
         for first, second in zip(as_white, as_black):
             pairs[round((first + second) * 2)] += 1
-    return wdl, pairs, None
+    return wdl, pairs, None, None
 
 
 def main(paths):
     if not paths:
         sys.exit(__doc__)
-    total_wdl, total_pairs = [0, 0, 0], [0] * 5
-    for path in paths:
+    total_wdl, total_pairs, first_bounds = [0, 0, 0], [0] * 5, None
+    for i, path in enumerate(paths):
         if path.endswith(".pgn") and "=" in path:
-            wdl, pairs, reported = read_pgn(*path.split("=", 1))
+            wdl, pairs, reported, bounds = read_pgn(*path.split("=", 1))
         else:
-            wdl, pairs, reported = read_report(path)
+            wdl, pairs, reported, bounds = read_report(path)
+        if i == 0:
+            first_bounds = bounds
         e, err, _, _ = estimate(pairs)
         source = "scored from the PGN" if reported is None else "report: {} +/- {}".format(*reported)
         print(f"{path}: {wdl[0]}/{wdl[1]}/{wdl[2]} Ptnml {pairs} "
@@ -125,9 +121,8 @@ def main(paths):
     e, err, lo, hi = estimate(total_pairs)
     print(f"pooled: {sum(total_wdl)} games {total_wdl[0]}/{total_wdl[1]}/{total_wdl[2]} "
           f"Ptnml {total_pairs} Elo {e:+.1f} +/- {err:.1f} (95% interval {lo:+.0f} to {hi:+.0f})")
-    bounds = sprt_bounds(paths[0])
-    if bounds:
-        elo0, elo1, alpha, beta = bounds
+    if first_bounds:
+        elo0, elo1, alpha, beta = first_bounds
         lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
         value = llr(total_pairs, elo0, elo1)
         verdict = "H1" if value >= upper else "H0" if value <= lower else "no decision"

@@ -22,8 +22,8 @@ pub struct TimeBudget {
 
 /// When no `movestogo` is given, plan as if this many moves remain. At 30
 /// tarpon ended its games with a sixth of its clock unspent (Stockfish a
-/// twentieth); 20 spent it sooner and passed its SPRT at 2s+0.02s, and 15
-/// (still 84 % of the clock spent against Ethereal's 97 %) passed again
+/// twentieth); 20 spent it sooner and passed its SPRT at 2s+0.02s. At 20 it
+/// still spent only 84 % against Ethereal's 97 %; 15 passed again
 /// (docs/search.md, "Techniques by SPRT").
 const DEFAULT_MOVES_TO_GO: i64 = 15;
 
