@@ -1,28 +1,34 @@
 #!/usr/bin/env bash
 # The next generation of nets in one run on one machine (docs/training.md):
 #   1. self-play of the current default net, one process a core, with the soft node limit;
-#   2. a net trained on the whole shared pool plus that new data (the unseen games' loss is printed,
-#      but matches decide: it ranked generation 11's candidates backwards, nets/LEDGER.md);
-#   3. the candidate against the current default at 5000 nodes a move, colour-swapped pairs;
+#   2. a net trained on that new data and the self-play kept from earlier sittings (KEEP), without the
+#      pool's training files unless POOL_DATA=1 (generations 29 and 30 won on deep self-play alone;
+#      the pool's shallower labels lost); the unseen games' loss is printed, but matches decide: it
+#      ranked candidates backwards three times (nets/LEDGER.md);
+#   3. the candidate against the current default at 20 000 nodes a move, colour-swapped pairs;
 #   4. the candidate against a fixed anchor (generation 16), the same way on another seed, because
 #      parent-against-child steps overstate (nets/LEDGER.md, "The chain checked directly").
 # It changes nothing in the repository: the candidate, its data and the match report stay in WORK_DIR.
 #
 # Usage: nets/next_generation.sh WORK_DIR POOL_DIR BOOK [SYZYGY_DIR]
 #   POOL_DIR  the self-play pool: *.bin or *.bin.zst files; those named *val* are the unseen games
+#             (validation); the others are trained on only with POOL_DATA=1
 #   BOOK      an EPD/FEN opening file such as noob_3moves.epd
 # Environment (defaults in brackets):
 #   MINUTES [120]  wall minutes of self-play    SEED [from the clock]  first datagen seed
 #   GAMES [400]    games of each match          JOBS [all cores]       self-play processes
+#   KEEP           directories of earlier sittings' self-play (*.bin), trained on too ["": none]
+#   POOL_DATA [0]  1: train on the pool's files too  NODES_MATCH [20000]  nodes a move in the matches
+#   SOFT_NODES, NODES  self-play's search (nets/selfplay.sh) [5000, 40000: generations 28 to 30]
 #   ANCHOR         the anchor net [generation 16, from git: 33d21cd:nets/default.nnue]
-#   TRAIN_ARGS     the training recipe [two epochs' fine-tune of the default net at lr 3e-5, λ 0.9 (generation 22's);
+#   TRAIN_ARGS     the training recipe [two epochs' fine-tune of the default net at lr 3e-5, λ 0.9 (generations 22 to 30);
 #                  the architecture is the default net's, as the trainer takes it from --init-from]
 # Run it again with the same WORK_DIR and SEED to resume: finished steps are skipped, datagen
 # appends to its files, and an unfinished training starts again (it takes minutes, not hours).
 set -euo pipefail
 
 if [ $# -lt 3 ]; then
-  sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 work=$(mkdir -p "$1" && cd "$1" && pwd)
@@ -69,12 +75,20 @@ fi
 
 data=()
 val=()
-for f in "$work"/pool/*.bin "$work"/selfplay-s*.bin; do
+for f in "$work"/pool/*.bin; do
   [ -s "$f" ] || continue
   case $(basename "$f") in
     *val*) val+=(--val-data "$f") ;;
-    *) data+=(--data "$f") ;;
+    *) if [ "${POOL_DATA:-0}" = 1 ]; then data+=(--data "$f"); fi ;;
   esac
+done
+for dir in ${KEEP:-}; do
+  for f in "$dir"/*.bin; do
+    if [ -s "$f" ]; then data+=(--data "$f"); fi
+  done
+done
+for f in "$work"/selfplay-s*.bin; do
+  if [ -s "$f" ]; then data+=(--data "$f"); fi
 done
 if [ ${#val[@]} -eq 0 ]; then
   echo "no validation file (*val*) in $pool: the pool's unseen games are needed to validate on" >&2
@@ -95,7 +109,7 @@ fi
 # A match at fixed nodes, so the load does not matter: colour-swapped pairs, printed from NET1's side.
 match() { # NET1 NAME1 NET2 NAME2 SEED REPORT
   "$tarpon" arena --engine "tarpon:nnue=$1" name="$2" --engine "tarpon:nnue=$3" name="$4" \
-    --gauntlet --each nodes=5000 \
+    --gauntlet --each nodes="${NODES_MATCH:-20000}" \
     --openings file=arena/openings/uho_4060_v2_2000.epd order=random seed="$5" \
     --games 2 --rounds $((games / 2)) --concurrency "$jobs" \
     --draw movenumber=40 movecount=8 score=10 --report "$6"
