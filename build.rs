@@ -11,7 +11,15 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(tarpon_default_net)");
     println!("cargo::rerun-if-env-changed=TARPON_EVALFILE");
     println!("cargo::rerun-if-changed=nets/default.nnue");
-    println!("cargo::rerun-if-changed=nets");
+    // Cargo scans a watched folder for any change, so watching `nets` always
+    // would rebuild the engine for an edit of the ledger or a script there;
+    // it is watched only while it holds no default net, to see one arrive.
+    if !Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("nets/default.nnue")
+        .exists()
+    {
+        println!("cargo::rerun-if-changed=nets");
+    }
     let net = match std::env::var_os("TARPON_EVALFILE").filter(|v| !v.is_empty()) {
         Some(file) => {
             let path = PathBuf::from(file);
