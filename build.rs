@@ -14,10 +14,8 @@ fn main() {
     // Cargo scans a watched folder for any change, so watching `nets` always
     // would rebuild the engine for an edit of the ledger or a script there;
     // it is watched only while it holds no default net, to see one arrive.
-    if !Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("nets/default.nnue")
-        .exists()
-    {
+    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("nets/default.nnue");
+    if !default.exists() {
         println!("cargo::rerun-if-changed=nets");
     }
     let net = match std::env::var_os("TARPON_EVALFILE").filter(|v| !v.is_empty()) {
@@ -35,10 +33,7 @@ fn main() {
             println!("cargo::rerun-if-changed={}", path.display());
             Some(path)
         }
-        None => {
-            let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("nets/default.nnue");
-            default.exists().then_some(default)
-        }
+        None => default.exists().then_some(default),
     };
     if let Some(path) = net {
         let path = path.canonicalize().unwrap_or(path);

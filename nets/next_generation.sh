@@ -55,11 +55,16 @@ else
   echo "work $work, pool $pool, seed $seed, $minutes min of self-play on $jobs processes"
 fi
 
-# The pool, decompressed once into the work directory.
+# The pool, decompressed once into the work directory: its validation files, and the rest only
+# when they are trained on.
 mkdir -p "$work/pool"
 for f in "$pool"/*.bin "$pool"/*.bin.zst; do
   [ -e "$f" ] || continue
   name=$(basename "${f%.zst}")
+  case $name in
+    *val*) ;;
+    *) if [ "${POOL_DATA:-0}" != 1 ]; then rm -f "$work/pool/$name"; continue; fi ;;
+  esac
   [ -s "$work/pool/$name" ] && continue
   case $f in
     *.zst) zstd -q -d -f "$f" -o "$work/pool/$name" ;;
@@ -75,20 +80,15 @@ fi
 
 data=()
 val=()
-for f in "$work"/pool/*.bin; do
+kept=()
+for dir in ${KEEP:-}; do kept+=("$dir"/*.bin); done
+# The pool's training files are in $work/pool only with POOL_DATA=1 (see above).
+for f in "$work"/pool/*.bin "${kept[@]}" "$work"/selfplay-s*.bin; do
   [ -s "$f" ] || continue
   case $(basename "$f") in
     *val*) val+=(--val-data "$f") ;;
-    *) if [ "${POOL_DATA:-0}" = 1 ]; then data+=(--data "$f"); fi ;;
+    *) data+=(--data "$f") ;;
   esac
-done
-for dir in ${KEEP:-}; do
-  for f in "$dir"/*.bin; do
-    if [ -s "$f" ]; then data+=(--data "$f"); fi
-  done
-done
-for f in "$work"/selfplay-s*.bin; do
-  if [ -s "$f" ]; then data+=(--data "$f"); fi
 done
 if [ ${#val[@]} -eq 0 ]; then
   echo "no validation file (*val*) in $pool: the pool's unseen games are needed to validate on" >&2
