@@ -20,7 +20,7 @@
 //! | `bench` | the fixed-depth bench: its signature and speed | `eval`, `position`, `search` |
 //! | `uci` | the UCI protocol: reader, options, engine state, `go` jobs, strength limit | `bench`, `eval`, `perft`, `position`, `rng`, `search`, `tablebase` |
 //! | `arena` | matches between engines: processes, clocks, referee, adjudication, Elo/SPRT, reports | `eval`, `rng`, `tablebase` |
-//! | `train` | self-play datagen, the record format and the NNUE trainer | `eval`, `position`, `rng`, `search`, `tablebase` |
+//! | `train` | self-play datagen, the record format, the NNUE trainer and net averaging | `eval`, `position`, `rng`, `search`, `tablebase` |
 //! | `similar` | master games that reached a position like this one: the LSI index and its queries | |
 //! | `explain` | showing how engines think: search trees, evaluation traces, annotated games, mazes | `eval`, `position`, `rng`, `search` |
 //! | `scan` | reading a board from a picture: finder, square classifier, printed coordinates, chess sense, boards at an angle warped flat, photos' occupancy, renderer and trainer, the reader behind UCI's `scan` (feature `scan`) | `explain`, `position`, `rng`, `search`, `train`, `uci` |

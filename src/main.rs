@@ -37,6 +37,8 @@ enum Command {
     Convert(tarpon::train::convert::ConvertArgs),
     /// Train an NNUE (HalfKP, HalfKAv2_hm or Chess768) on datagen records and export it.
     Train(tarpon::train::trainer::TrainArgs),
+    /// Write the weight-by-weight mean of nets of one architecture (a candidate to match).
+    AverageNets(tarpon::train::average::AverageArgs),
     /// Play tarpon in a browser: competitive or learning mode (docs/play.md).
     Play(tarpon::play::PlayArgs),
     /// Read a chess board from a picture: its FEN, confidence and analysis
@@ -85,6 +87,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => tarpon::train::datagen::run(args),
         Some(Command::Convert(args)) => tarpon::train::convert::run(args),
         Some(Command::Train(args)) => tarpon::train::trainer::run(args),
+        Some(Command::AverageNets(args)) => tarpon::train::average::run(args),
         #[cfg(feature = "scan")]
         Some(Command::Scan(args)) => tarpon::scan::cli::run(&args),
         Some(Command::Params) => {
