@@ -4,7 +4,7 @@
 #   2. a net trained on that new data and the self-play kept from earlier sittings (KEEP), without the
 #      pool's training files unless POOL_DATA=1 (generations 29 and 30 won on deep self-play alone;
 #      the pool's shallower labels lost); the unseen games' loss is printed, but matches decide: it
-#      ranked candidates backwards five times (nets/LEDGER.md);
+#      ranked candidates backwards six times (nets/LEDGER.md);
 #   3. the candidate against the current default at 20 000 nodes a move, colour-swapped pairs;
 #   4. the candidate against a fixed anchor (generation 16), the same way on another seed, because
 #      parent-against-child steps overstate (nets/LEDGER.md, "The chain checked directly").
