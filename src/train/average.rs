@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::model::Model;
+use super::trainer::write_atomically;
 use crate::eval::nnue::Network;
 
 /// Arguments of `tarpon average-nets`.
@@ -95,8 +96,7 @@ fn average_files(args: &AverageArgs) -> Result<(), String> {
     let net = average(&models)?
         .quantise(format!("tarpon net, the mean of {}", names.join(", ")))
         .map_err(|e| e.to_string())?;
-    std::fs::write(&args.out, net.to_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", args.out.display()))
+    write_atomically(&args.out, &net.to_bytes())
 }
 
 pub fn run(args: AverageArgs) -> ExitCode {

@@ -633,7 +633,7 @@ fn describe(features: FeatureSet) -> String {
 
 /// Writes to a temporary file and renames it, so a killed run never leaves a
 /// half-written net or checkpoint behind.
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
     let mut tmp = path.to_path_buf().into_os_string();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
