@@ -141,6 +141,12 @@ pub struct TrainArgs {
     /// The checkpoint still follows every epoch.
     #[arg(long, conflicts_with = "resume")]
     pub keep_best: bool,
+    /// Drop training positions whose stored search score and the starting
+    /// net's static evaluation (`--init-from`) differ by more than this many
+    /// centipawns: where the search saw a tactic the evaluation cannot, the
+    /// score teaches the net noise. The validation data is kept whole.
+    #[arg(long, requires = "init_from")]
+    pub max_disagreement: Option<f32>,
     /// Hide the progress bar (logs still get one line per epoch).
     #[arg(long)]
     pub quiet: bool,
@@ -333,6 +339,33 @@ fn load_data(args: &TrainArgs) -> Result<(Vec<PackedPosition>, Vec<PackedPositio
     Ok((train, all))
 }
 
+/// The positions whose stored score is within `limit` centipawns of the
+/// model's static evaluation, in their order.
+fn drop_disagreements(
+    model: &Model,
+    positions: Vec<PackedPosition>,
+    limit: f32,
+) -> Result<Vec<PackedPosition>, String> {
+    if !(limit >= 0.0 && limit.is_finite()) {
+        return Err(format!(
+            "--max-disagreement {limit} must be a finite number of centipawns, at least 0"
+        ));
+    }
+    let keep = positions
+        .par_iter()
+        .map(|packed| {
+            let pos = packed.unpack().map_err(|e| e.to_string())?;
+            let eval = model.evaluate(&pos.board, pos.turn);
+            Ok((eval - f32::from(pos.score)).abs() <= limit)
+        })
+        .collect::<Result<Vec<bool>, String>>()?;
+    Ok(positions
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(p, k)| k.then_some(p))
+        .collect())
+}
+
 /// What a run starts from, read once: its architecture fills in the options
 /// left out before the run checks them against it.
 enum Start {
@@ -453,8 +486,19 @@ fn initial_state(args: &TrainArgs, start: Start) -> Result<Checkpoint, String> {
 }
 
 fn train_in_pool(args: &TrainArgs, start: Start) -> Result<TrainReport, String> {
-    let (train_set, val_set) = load_data(args)?;
+    let (mut train_set, val_set) = load_data(args)?;
     let mut state = initial_state(args, start)?;
+    if let Some(limit) = args.max_disagreement {
+        let before = train_set.len();
+        train_set = drop_disagreements(&state.model, train_set, limit)?;
+        println!(
+            "--max-disagreement {limit}: kept {} of {before} training positions",
+            train_set.len()
+        );
+        if train_set.is_empty() {
+            return Err("--max-disagreement left no training positions".into());
+        }
+    }
     let threads = rayon::current_num_threads();
     let mut sparse = (0..threads)
         .map(|_| SparseGrad::new(&state.model))
@@ -947,6 +991,31 @@ mod tests {
     /// `train` wrote).
     fn exported(model: &Model) -> Network {
         model.quantise(String::new()).unwrap()
+    }
+
+    /// `--max-disagreement` keeps exactly the positions whose score lies
+    /// within the limit of the starting net's evaluation, in order.
+    #[test]
+    fn disagreeing_positions_are_dropped() {
+        let model = Model::from_network(&trained(Arch::HalfKAv2Hm).1).unwrap();
+        let positions: Vec<PackedPosition> = material_positions(200, 5)
+            .into_iter()
+            .enumerate()
+            .map(|(i, mut pos)| {
+                let eval = model.evaluate(&pos.board, pos.turn).round();
+                let offset = if i % 2 == 0 { 0.0 } else { 500.0 };
+                pos.score = (eval + offset).clamp(-30000.0, 30000.0) as i16;
+                PackedPosition::pack(&pos).unwrap()
+            })
+            .collect();
+        let agreeing: Vec<PackedPosition> = positions.iter().step_by(2).cloned().collect();
+        let kept = drop_disagreements(&model, positions.clone(), 100.0).unwrap();
+        assert_eq!(kept, agreeing);
+        assert_eq!(
+            drop_disagreements(&model, positions.clone(), 1000.0).unwrap(),
+            positions
+        );
+        assert!(drop_disagreements(&model, positions, -1.0).is_err());
     }
 
     /// `--val-data` validates on exactly those files and trains on every
