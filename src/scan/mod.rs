@@ -118,24 +118,29 @@ impl Planes {
     }
 }
 
-/// One net's probabilities for each displayed square of `grid`, on its
-/// plane turned upright: the mean over the square's window and four shifted
-/// by [`SHIFTED_READING`].
-fn classify_with(
-    net: &net::Net,
-    plane: &picture::Plane,
-    grid: &finder::Grid,
-) -> Displayed<[f32; 13]> {
-    let classifier = classifier::Classifier::new(net);
+/// Each displayed square of `grid` resampled for the nets from `plane`
+/// turned upright: the square's window and four shifted by
+/// [`SHIFTED_READING`]. Made once per plane and shared by every net that
+/// reads it (resampling cost as much as one net's reading).
+fn square_windows(plane: &picture::Plane, grid: &finder::Grid) -> Displayed<[Vec<f32>; 5]> {
     let d = SHIFTED_READING * grid.square;
     let windows = [(0.0, 0.0), (-d, 0.0), (d, 0.0), (0.0, -d), (0.0, d)];
     std::array::from_fn(|i| {
         let (left, top) = grid.corner(i);
+        windows
+            .map(|(dx, dy)| plane.square_input::<{ net::SIDE }>(left + dx, top + dy, grid.square))
+    })
+}
+
+/// One net's probabilities for each displayed square: the mean over the
+/// square's windows ([`square_windows`]).
+fn classify_with(net: &net::Net, windows: &Displayed<[Vec<f32>; 5]>) -> Displayed<[f32; 13]> {
+    let classifier = classifier::Classifier::new(net);
+    std::array::from_fn(|i| {
         let mut mean = [0.0f32; 13];
-        for (dx, dy) in windows {
-            let input = plane.square_input::<{ net::SIDE }>(left + dx, top + dy, grid.square);
-            for (m, p) in mean.iter_mut().zip(classifier.classify(&input)) {
-                *m += p / windows.len() as f32;
+        for input in &windows[i] {
+            for (m, p) in mean.iter_mut().zip(classifier.classify(input)) {
+                *m += p / windows[i].len() as f32;
             }
         }
         debug_assert!((mean.iter().sum::<f32>() - 1.0).abs() < 1e-3);
@@ -171,13 +176,25 @@ pub fn classify_squares(
     planes: &Planes,
     grid: &finder::Grid,
 ) -> Displayed<[f32; 13]> {
+    let windows: Vec<(picture::Shade, Displayed<[Vec<f32>; 5]>)> = nets
+        .shades()
+        .into_iter()
+        .map(|shade| (shade, square_windows(planes.of(shade), grid)))
+        .collect();
+    let windows_of = |shade: picture::Shade| {
+        let (_, windows) = windows
+            .iter()
+            .find(|(s, _)| *s == shade)
+            .expect("windows for every member's shade");
+        windows
+    };
     if let [net] = nets.members.as_slice() {
-        return classify_with(net, planes.of(net.shade), grid);
+        return classify_with(net, windows_of(net.shade));
     }
     let readings: Vec<Displayed<[f32; 13]>> = nets
         .members
         .iter()
-        .map(|net| classify_with(net, planes.of(net.shade), grid))
+        .map(|net| classify_with(net, windows_of(net.shade)))
         .collect();
     std::array::from_fn(|square| {
         let square_readings: Vec<[f32; 13]> = readings.iter().map(|r| r[square]).collect();
