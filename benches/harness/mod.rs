@@ -101,7 +101,12 @@ impl Runner {
         nanos.sort_by(f64::total_cmp);
         let median = nanos[nanos.len() / 2];
         let rate = elements.map_or(String::new(), |n| {
-            format!(", {:.1} M elements/s", n as f64 * 1e3 / median)
+            let per_second = n as f64 * 1e9 / median;
+            if per_second >= 1e5 {
+                format!(", {:.1} M elements/s", per_second / 1e6)
+            } else {
+                format!(", {:.1} k elements/s", per_second / 1e3)
+            }
         });
         println!(
             "{name:<50} median {} (min {}, max {}; {} samples of {} iterations){rate}",

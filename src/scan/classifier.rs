@@ -1,14 +1,16 @@
 //! The square classifier's forward pass laid out for reading pictures.
 //!
 //! [`Net::forward`] is the trainer's pass: channel by channel, keeping what
-//! the backward pass needs. Reading a picture calls the net 320 times (64
+//! the backward pass needs. Reading a picture calls each net 320 times (64
 //! squares, five windows each) and needs only the probabilities, so here
 //! the activations are stored pixel by pixel, every channel of a pixel
 //! together, and the weights are turned to match: each kernel tap then adds
-//! one input value times a whole row of output channels, a loop the compiler
-//! turns into vector instructions (eight lanes where the CPU has AVX2,
-//! found at run time). Same arithmetic, summed in another order: the
-//! probabilities agree with `Net::forward` to rounding.
+//! one input value times a whole row of output channels. Where the CPU has
+//! AVX2 and FMA (found at run time) those rows are eight-lane registers and
+//! several pixels are summed at once ([`avx2`]); elsewhere a portable loop
+//! does the same. Same arithmetic, summed in another order and rounded once
+//! per multiply-add on the vector path: the probabilities agree with
+//! `Net::forward` to rounding.
 
 use super::net::{
     B1, B2, B3, B4, B5, C1, C2, C3, FLAT, HIDDEN, Net, OUT, PARAMS, SIDE, W1, W2, W3, W4, W5,
@@ -96,27 +98,35 @@ impl Classifier {
     /// (`Net::forward`'s `probs`).
     pub fn classify(&self, input: &[f32]) -> [f32; OUT] {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, checked just above.
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        {
+            // SAFETY: the CPU has AVX2 and FMA, checked just above.
             return unsafe { self.classify_avx2(input) };
         }
         self.classify_portable(input)
     }
 
-    /// [`Classifier::classify`] compiled for AVX2: the same code, eight
-    /// lanes wide.
+    /// [`Classifier::classify`] with the convolutions and the hidden layer
+    /// written in AVX2 and FMA instructions ([`avx2`]).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and FMA.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn classify_avx2(&self, input: &[f32]) -> [f32; OUT] {
-        self.forward(input)
+    #[target_feature(enable = "avx2,fma")]
+    pub unsafe fn classify_avx2(&self, input: &[f32]) -> [f32; OUT] {
+        self.forward::<true>(input)
     }
 
-    fn classify_portable(&self, input: &[f32]) -> [f32; OUT] {
-        self.forward(input)
+    /// [`Classifier::classify`] on any CPU: the reference the vector path
+    /// is tested and benchmarked against.
+    pub fn classify_portable(&self, input: &[f32]) -> [f32; OUT] {
+        self.forward::<false>(input)
     }
 
+    /// The pass; `AVX2` (only ever true where the CPU has AVX2 and FMA)
+    /// runs the multiply-add loops through [`avx2`].
     #[inline(always)]
-    fn forward(&self, input: &[f32]) -> [f32; OUT] {
+    fn forward<const AVX2: bool>(&self, input: &[f32]) -> [f32; OUT] {
         debug_assert_eq!(input.len(), S1 * S1, "a square is {SIDE}×{SIDE}");
         // Each plane carries a one-pixel border of zeros: the padding.
         let mut padded1 = [0.0f32; (S1 + 2) * (S1 + 2)];
@@ -124,23 +134,44 @@ impl Classifier {
             padded1[(y + 1) * (S1 + 2) + 1..][..S1].copy_from_slice(row);
         }
         let mut a1 = [0.0f32; S1 * S1 * C1];
-        conv_relu::<1, C1, S1>(&padded1, &self.conv1, &mut a1);
         let mut padded2 = [0.0f32; (S2 + 2) * (S2 + 2) * C1];
-        pool::<C1, S1>(&a1, &mut padded2, 1);
         let mut a2 = [0.0f32; S2 * S2 * C2];
-        conv_relu::<C1, C2, S2>(&padded2, &self.conv2, &mut a2);
         let mut padded3 = [0.0f32; (S3 + 2) * (S3 + 2) * C2];
-        pool::<C2, S2>(&a2, &mut padded3, 1);
         let mut a3 = [0.0f32; S3 * S3 * C3];
-        conv_relu::<C2, C3, S3>(&padded3, &self.conv3, &mut a3);
         let mut pooled = [0.0f32; FLAT];
-        pool::<C3, S3>(&a3, &mut pooled, 0);
-
         let mut hidden = [0.0f32; HIDDEN];
-        hidden.copy_from_slice(&self.hidden_bias);
-        for (&v, row) in pooled.iter().zip(self.hidden_weights.chunks_exact(HIDDEN)) {
-            for (h, w) in hidden.iter_mut().zip(row) {
-                *h += v * w;
+        #[cfg(target_arch = "x86_64")]
+        if AVX2 {
+            // SAFETY: `forward::<true>` is called only from
+            // `classify_avx2`, whose caller has checked for AVX2 and FMA;
+            // every slice has the length each kernel asserts.
+            unsafe {
+                avx2::conv_relu::<1, C1, S1, 8, 1>(&padded1, &self.conv1, &mut a1);
+                pool::<C1, S1>(&a1, &mut padded2, 1);
+                avx2::conv_relu::<C1, C2, S2, 4, 2>(&padded2, &self.conv2, &mut a2);
+                pool::<C2, S2>(&a2, &mut padded3, 1);
+                avx2::conv_relu::<C2, C3, S3, 2, 4>(&padded3, &self.conv3, &mut a3);
+                pool::<C3, S3>(&a3, &mut pooled, 0);
+                avx2::dense::<FLAT, HIDDEN, 8>(
+                    &pooled,
+                    &self.hidden_weights,
+                    &self.hidden_bias,
+                    &mut hidden,
+                );
+            }
+        }
+        if !AVX2 {
+            conv_relu::<1, C1, S1>(&padded1, &self.conv1, &mut a1);
+            pool::<C1, S1>(&a1, &mut padded2, 1);
+            conv_relu::<C1, C2, S2>(&padded2, &self.conv2, &mut a2);
+            pool::<C2, S2>(&a2, &mut padded3, 1);
+            conv_relu::<C2, C3, S3>(&padded3, &self.conv3, &mut a3);
+            pool::<C3, S3>(&a3, &mut pooled, 0);
+            hidden.copy_from_slice(&self.hidden_bias);
+            for (&v, row) in pooled.iter().zip(self.hidden_weights.chunks_exact(HIDDEN)) {
+                for (h, w) in hidden.iter_mut().zip(row) {
+                    *h += v * w;
+                }
             }
         }
         let mut logits = [0.0f32; OUT];
@@ -191,6 +222,114 @@ fn conv_relu<const CI: usize, const CO: usize, const S: usize>(
     }
 }
 
+/// The multiply-add loops in AVX2 and FMA. A pixel's sums are a chain of
+/// multiply-adds, each waiting for the one before; summed a pixel at a
+/// time (as the portable path does) they left the vector units mostly
+/// idle, and the compiler's own vectorising of blocked loops was fragile
+/// (whole-program optimisation turned it back into scalar code). Here `P`
+/// neighbouring pixels are summed together, `P · V` independent registers
+/// in flight, each weight load shared by the block.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::Conv;
+    use std::arch::x86_64::*;
+
+    /// [`super::conv_relu`] for `CO = 8 · V` output channels, `P` pixels
+    /// at a time.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and FMA.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn conv_relu<
+        const CI: usize,
+        const CO: usize,
+        const S: usize,
+        const P: usize,
+        const V: usize,
+    >(
+        padded: &[f32],
+        conv: &Conv,
+        out: &mut [f32],
+    ) {
+        // The pointer arithmetic below stays inside these lengths.
+        assert!(CO == 8 * V && S.is_multiple_of(P));
+        assert_eq!(padded.len(), (S + 2) * (S + 2) * CI);
+        assert_eq!(conv.weights.len(), 9 * CI * CO);
+        assert_eq!(conv.bias.len(), CO);
+        assert_eq!(out.len(), S * S * CO);
+        let stride = S + 2;
+        let (weights, bias) = (conv.weights.as_ptr(), conv.bias.as_ptr());
+        for y in 0..S {
+            for x in (0..S).step_by(P) {
+                // SAFETY: pixel (x + p, y + dy) + tap t < 3 · CI lies in the
+                // padded plane for x + p < S, dy < 3; weight rows are within
+                // 9 · CI · CO; outputs within S · S · CO (asserted above).
+                unsafe {
+                    let mut acc = [[_mm256_setzero_ps(); V]; P];
+                    for block in acc.iter_mut() {
+                        for (v, a) in block.iter_mut().enumerate() {
+                            *a = _mm256_loadu_ps(bias.add(8 * v));
+                        }
+                    }
+                    for dy in 0..3 {
+                        let pixels = padded.as_ptr().add(((y + dy) * stride + x) * CI);
+                        let taps = weights.add(dy * 3 * CI * CO);
+                        for t in 0..3 * CI {
+                            let w: [__m256; V] =
+                                std::array::from_fn(|v| _mm256_loadu_ps(taps.add(t * CO + 8 * v)));
+                            for (p, block) in acc.iter_mut().enumerate() {
+                                let value = _mm256_broadcast_ss(&*pixels.add(p * CI + t));
+                                for (a, w) in block.iter_mut().zip(w) {
+                                    *a = _mm256_fmadd_ps(value, w, *a);
+                                }
+                            }
+                        }
+                    }
+                    let zero = _mm256_setzero_ps();
+                    for (p, block) in acc.iter().enumerate() {
+                        let target = out.as_mut_ptr().add((y * S + x + p) * CO);
+                        for (v, &a) in block.iter().enumerate() {
+                            _mm256_storeu_ps(target.add(8 * v), _mm256_max_ps(a, zero));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `out = bias + Σ input[i] · weights[i]` over rows of `N = 8 · V`
+    /// weights (the hidden layer, before its ReLU).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and FMA.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn dense<const I: usize, const N: usize, const V: usize>(
+        input: &[f32],
+        weights: &[f32],
+        bias: &[f32],
+        out: &mut [f32],
+    ) {
+        assert!(N == 8 * V);
+        assert!(input.len() == I && weights.len() == I * N && bias.len() == N && out.len() == N);
+        // SAFETY: row i's N weights lie within I · N; bias and out hold N
+        // (asserted above).
+        unsafe {
+            let mut acc: [__m256; V] =
+                std::array::from_fn(|v| _mm256_loadu_ps(bias.as_ptr().add(8 * v)));
+            for (i, &x) in input.iter().enumerate() {
+                let value = _mm256_set1_ps(x);
+                let row = weights.as_ptr().add(i * N);
+                for (v, a) in acc.iter_mut().enumerate() {
+                    *a = _mm256_fmadd_ps(value, _mm256_loadu_ps(row.add(8 * v)), *a);
+                }
+            }
+            for (v, a) in acc.iter().enumerate() {
+                _mm256_storeu_ps(out.as_mut_ptr().add(8 * v), *a);
+            }
+        }
+    }
+}
+
 /// 2×2 max-pooling of a `S`×`S` plane of `C` channels into a plane with a
 /// border of `border` pixels (already zero).
 #[inline(always)]
@@ -200,11 +339,11 @@ fn pool<const C: usize, const S: usize>(input: &[f32], out: &mut [f32], border: 
     debug_assert_eq!(out.len(), stride * stride * C);
     for y in 0..half {
         for x in 0..half {
-            let at = |dy: usize, dx: usize| &input[((2 * y + dy) * S + 2 * x + dx) * C..][..C];
-            let (a, b, c, d) = (at(0, 0), at(0, 1), at(1, 0), at(1, 1));
+            let top = &input[((2 * y) * S + 2 * x) * C..][..2 * C];
+            let bottom = &input[((2 * y + 1) * S + 2 * x) * C..][..2 * C];
             let target = &mut out[((y + border) * stride + x + border) * C..][..C];
             for (k, t) in target.iter_mut().enumerate() {
-                *t = a[k].max(b[k]).max(c[k].max(d[k]));
+                *t = top[k].max(top[C + k]).max(bottom[k].max(bottom[C + k]));
             }
         }
     }
@@ -253,15 +392,17 @@ mod tests {
 
     #[cfg(target_arch = "x86_64")]
     #[test]
-    fn the_avx2_path_agrees_with_the_portable_one() {
-        if !std::arch::is_x86_feature_detected!("avx2") {
+    fn the_avx2_fma_path_agrees_with_the_portable_one() {
+        if !std::arch::is_x86_feature_detected!("avx2")
+            || !std::arch::is_x86_feature_detected!("fma")
+        {
             return;
         }
         let nets = Ensemble::embedded().expect("the embedded nets load");
         let classifier = Classifier::new(&nets.members[0]);
         for seed in 0..8 {
             let input = random_square(seed);
-            // SAFETY: the CPU has AVX2, checked above.
+            // SAFETY: the CPU has AVX2 and FMA, checked above.
             let fast = unsafe { classifier.classify_avx2(&input) };
             assert_close(&fast, &classifier.classify_portable(&input), "AVX2");
         }

@@ -704,18 +704,25 @@ fn run_render(args: &RenderArgs) -> Result<(), String> {
 
 fn run_bench(args: &BenchArgs) -> Result<(), String> {
     let bytes = std::fs::read(&args.image).map_err(|e| format!("{}: {e}", args.image.display()))?;
-    let mut total = 0.0;
+    let mut times = Vec::new();
     for _ in 0..args.repeat.max(1) {
         let start = Instant::now();
         let image = picture::decode(&bytes).map_err(|e| e.to_string())?;
         let nets = Ensemble::load(None)?;
         read_image(&nets, &image, Bottom::Auto, None).map_err(|e| e.to_string())?;
-        total += start.elapsed().as_secs_f64();
+        times.push(1000.0 * start.elapsed().as_secs_f64());
     }
-    let per = 1000.0 * total / args.repeat.max(1) as f64;
+    times.sort_by(f64::total_cmp);
+    let mean = times.iter().sum::<f64>() / times.len() as f64;
+    // The median and the fastest say more than the mean on a shared
+    // machine, where another process's burst lands on one reading.
     println!(
-        "{}: {per:.1} ms per picture (decode, net load, find, classify, coordinates; one thread)",
-        args.image.display()
+        "{}: {mean:.1} ms per picture (decode, net load, find, classify, coordinates; one thread); \
+         median {:.1} ms, fastest {:.1} ms of {}",
+        args.image.display(),
+        times[times.len() / 2],
+        times[0],
+        times.len()
     );
     Ok(())
 }
