@@ -113,7 +113,7 @@ impl Classifier {
     /// The CPU must have AVX2 and FMA.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
-    pub unsafe fn classify_avx2(&self, input: &[f32]) -> [f32; OUT] {
+    unsafe fn classify_avx2(&self, input: &[f32]) -> [f32; OUT] {
         self.forward::<true>(input)
     }
 
